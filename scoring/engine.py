@@ -1,0 +1,473 @@
+"""The hand engine: is a hand complete, in how many ways, with which wildcards, and what it waits on.
+
+Speed comes from per-suit tables built once at import: every 9-count vector of one suit that splits
+into sets only (``_SUIT0``) or into sets plus one pair (``_SUIT1``). A 14-tile check is then three
+dictionary look-ups and a look at the honors. Wildcards use a memoized per-suit "how many
+wildcards does this suit still need" function, and the full enumerator reports what each wildcard
+stood for so a ruleset can keep the assignment that scores best.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from scoring.errors import TileError
+from scoring.tiles import NUM_KINDS, TILE_NAMES, Tile, format_tiles
+
+# ---------------------------------------------------------------- per-suit tables
+
+
+def _build_suit_tables() -> tuple[frozenset[bytes], frozenset[bytes]]:
+    sets = [(r, r + 1, r + 2) for r in range(7)] + [(r, r, r) for r in range(9)]
+    zero: set[bytes] = set()
+    one: set[bytes] = set()
+    for n in range(5):
+        for combo in combinations_with_replacement(range(len(sets)), n):
+            v = [0] * 9
+            for s in combo:
+                for r in sets[s]:
+                    v[r] += 1
+            if max(v, default=0) > 4:
+                continue
+            zero.add(bytes(v))
+            for p in range(9):
+                if v[p] <= 2:
+                    v[p] += 2
+                    one.add(bytes(v))
+                    v[p] -= 2
+    return frozenset(zero), frozenset(one)
+
+
+_SUIT0, _SUIT1 = _build_suit_tables()
+
+
+def counts_of(tiles: Iterable[Tile]) -> bytes:
+    """The engine's native form of a hand: 34 tile counts as ``bytes`` (hashable, sliceable)."""
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        if not 0 <= t < NUM_KINDS:
+            raise TileError(f"{_name(t)} cannot be part of a winning shape")
+        counts[t] += 1
+    return bytes(counts)
+
+
+def _name(t: int) -> str:
+    return TILE_NAMES[t] if 0 <= t < len(TILE_NAMES) else str(t)
+
+
+def is_winning_counts(b: bytes, seven_pairs: bool = True) -> bool:
+    """The fast check: standard shape or (for 14 tiles) seven pairs, from :func:`counts_of`.
+
+    Only the concealed part is counted; any 3n + 2 total is accepted for the standard shape.
+    """
+    h = b[27:]
+    pairs = 99 if (1 in h or 4 in h) else h.count(2)
+    if pairs <= 1:
+        x = b[0:9]
+        if x in _SUIT1:
+            pairs += 1
+        elif x not in _SUIT0:
+            pairs = 99
+        if pairs <= 1:
+            x = b[9:18]
+            if x in _SUIT1:
+                pairs += 1
+            elif x not in _SUIT0:
+                pairs = 99
+            if pairs <= 1:
+                x = b[18:27]
+                if x in _SUIT1:
+                    pairs += 1
+                elif x not in _SUIT0:
+                    pairs = 99
+                if pairs == 1:
+                    return True
+    return (seven_pairs and b.count(2) + 2 * b.count(4) == 7
+            and b.count(1) == 0 and b.count(3) == 0)
+
+
+def is_standard_complete(counts: bytes | Sequence[int]) -> bool:
+    """Sets and one pair from 34 counts (no wildcards, no seven pairs)."""
+    b = counts if isinstance(counts, bytes) else bytes(counts)
+    return is_winning_counts(b, seven_pairs=False)
+
+
+def is_seven_pairs(counts: bytes | Sequence[int], four_as_two_pairs: bool = True) -> bool:
+    b = counts if isinstance(counts, bytes) else bytes(counts)
+    if sum(b) != 14 or b.count(1) or b.count(3):
+        return False
+    return b.count(2) + 2 * b.count(4) == 7 if four_as_two_pairs else not b.count(4)
+
+
+# ---------------------------------------------------------------- wildcards: how many are needed
+
+
+@lru_cache(maxsize=1 << 18)
+def _suit_need(v: bytes, pair: bool) -> int:
+    """Fewest wildcards that make a 9-count suit vector into sets (plus one pair if ``pair``)."""
+    i = next((k for k, c in enumerate(v) if c), -1)
+    if i < 0:
+        return 2 if pair else 0
+    best = 99
+    c = v[i]
+    w = list(v)
+    take = min(c, 3)
+    w[i] -= take
+    best = min(best, 3 - take + _suit_need(bytes(w), pair))
+    w[i] += take
+    if pair:
+        take = min(c, 2)
+        w[i] -= take
+        best = min(best, 2 - take + _suit_need(bytes(w), False))
+        w[i] += take
+    for start in (i - 2, i - 1, i):
+        if start < 0 or start > 6:
+            continue
+        taken = [r for r in range(start, start + 3) if w[r]]
+        for r in taken:
+            w[r] -= 1
+        best = min(best, 3 - len(taken) + _suit_need(bytes(w), pair))
+        for r in taken:
+            w[r] += 1
+    return best
+
+
+_HONOR_NEED0 = (0, 2, 1, 0, 2)
+_HONOR_NEED1 = (2, 1, 0, 2, 1)
+
+
+def _needed_wildcards(counts: Sequence[int]) -> int:
+    """Fewest wildcards completing the standard shape for these natural counts."""
+    total = 0
+    delta = 2  # the pair made of two wildcards
+    for c in counts[27:34]:
+        total += _HONOR_NEED0[c]
+        d = _HONOR_NEED1[c] - _HONOR_NEED0[c]
+        if d < delta:
+            delta = d
+    for s in (0, 9, 18):
+        key = bytes(counts[s:s + 9])
+        n0 = _suit_need(key, False)
+        total += n0
+        d = _suit_need(key, True) - n0
+        if d < delta:
+            delta = d
+    return total + delta
+
+
+def _seven_pairs_need(counts: Sequence[int], four_as_two_pairs: bool) -> int:
+    need = 0
+    for c in counts:
+        if c == 1:
+            need += 1
+        elif c == 3:
+            if not four_as_two_pairs:
+                return 99
+            need += 1
+        elif c == 4 and not four_as_two_pairs:
+            return 99
+    return need
+
+
+def _split(tiles: Iterable[Tile], wildcards: frozenset[Tile]) -> tuple[list[int], int]:
+    counts = [0] * NUM_KINDS
+    jokers = 0
+    for t in tiles:
+        if not 0 <= t < NUM_KINDS:
+            raise TileError(f"{TILE_NAMES[t] if 0 <= t < len(TILE_NAMES) else t} "
+                            "cannot be part of a winning shape")
+        if t in wildcards:
+            jokers += 1
+        else:
+            counts[t] += 1
+    return counts, jokers
+
+
+def is_complete(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset(), *,
+                standard: bool = True, seven_pairs: bool = True,
+                four_as_two_pairs: bool = True) -> bool:
+    """Is this concealed part (3n + 2 tiles; melds excluded) a finished hand?
+
+    A tile whose kind is in ``wildcards`` may stand for any tile. Seven pairs needs all 14 tiles
+    concealed.
+    """
+    if len(tiles) % 3 != 2:
+        return False
+    counts, jokers = _split(tiles, wildcards)
+    if standard:
+        if jokers == 0:
+            if is_winning_counts(bytes(counts), seven_pairs=False):
+                return True
+        elif _needed_wildcards(counts) <= jokers:
+            return True
+    return (seven_pairs and len(tiles) == 14
+            and _seven_pairs_need(counts, four_as_two_pairs) <= jokers)
+
+
+# ---------------------------------------------------------------- decompositions
+
+
+@dataclass(frozen=True, order=True)
+class Group:
+    """A set or pair inside the concealed part, with the tiles that wildcards stood for."""
+
+    kind: str  # "chow", "pung" or "pair"
+    tiles: tuple[Tile, ...]  # concrete tiles, wildcards replaced by what they stand for
+    wild: tuple[Tile, ...] = ()  # the tiles of this group supplied by wildcards
+
+    def __str__(self) -> str:
+        text = format_tiles(self.tiles)
+        return f"{text}(*{format_tiles(self.wild)})" if self.wild else text
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    shape: str  # "standard" or "seven_pairs"
+    groups: tuple[Group, ...]  # sets then the pair; seven pairs: the seven pairs
+
+    @property
+    def pair(self) -> Group | None:
+        return next((g for g in self.groups if g.kind == "pair"), None) \
+            if self.shape == "standard" else None
+
+    @property
+    def sets(self) -> tuple[Group, ...]:
+        return tuple(g for g in self.groups if g.kind != "pair")
+
+    @property
+    def substitutions(self) -> tuple[Tile, ...]:
+        """What each wildcard stood for, sorted."""
+        return tuple(sorted(t for g in self.groups for t in g.wild))
+
+    def __str__(self) -> str:
+        return " ".join(str(g) for g in self.groups)
+
+
+_ALL_SETS: tuple[tuple[str, tuple[Tile, ...]], ...] = (
+    *(("chow", (s + r, s + r + 1, s + r + 2)) for s in (0, 9, 18) for r in range(7)),
+    *(("pung", (t, t, t)) for t in range(NUM_KINDS)),
+)
+
+
+def _standard(counts: list[int], jokers: int, need_pair: bool,
+              acc: list[Group]) -> Iterator[list[Group]]:
+    i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
+    if i < 0:
+        yield from _joker_only(jokers, need_pair, acc)
+        return
+    c = counts[i]
+    # pung of i
+    take = min(c, 3)
+    if 3 - take <= jokers:
+        counts[i] -= take
+        acc.append(Group("pung", (i, i, i), (i,) * (3 - take)))
+        yield from _standard(counts, jokers - (3 - take), need_pair, acc)
+        acc.pop()
+        counts[i] += take
+    # pair of i
+    if need_pair:
+        take = min(c, 2)
+        if 2 - take <= jokers:
+            counts[i] -= take
+            acc.append(Group("pair", (i, i), (i,) * (2 - take)))
+            yield from _standard(counts, jokers - (2 - take), False, acc)
+            acc.pop()
+            counts[i] += take
+    # chows containing i; ranks below i are empty, so wildcards fill them
+    if i < 27:
+        base = i - i % 9
+        for start in (i - 2, i - 1, i):
+            if start < base or start > base + 6:
+                continue
+            run = (start, start + 1, start + 2)
+            wild = tuple(t for t in run if t < i or not counts[t])
+            if len(wild) > jokers:
+                continue
+            taken = [t for t in run if t not in wild]
+            for t in taken:
+                counts[t] -= 1
+            acc.append(Group("chow", run, wild))
+            yield from _standard(counts, jokers - len(wild), need_pair, acc)
+            acc.pop()
+            for t in taken:
+                counts[t] += 1
+
+
+def _joker_only(jokers: int, need_pair: bool, acc: list[Group]) -> Iterator[list[Group]]:
+    """Groups made only of wildcards: every concrete set and pair they could stand for."""
+    if need_pair:
+        if jokers < 2:
+            return
+        for t in range(NUM_KINDS):
+            acc.append(Group("pair", (t, t), (t, t)))
+            yield from _joker_only(jokers - 2, False, acc)
+            acc.pop()
+        return
+    if jokers == 0:
+        yield list(acc)
+        return
+    if jokers % 3:
+        return
+    for kind, tiles in _ALL_SETS:
+        acc.append(Group(kind, tiles, tiles))
+        yield from _joker_only(jokers - 3, False, acc)
+        acc.pop()
+
+
+def _seven_pairs(counts: list[int], jokers: int, four_as_two_pairs: bool) -> Iterator[list[Group]]:
+    groups: list[Group] = []
+    for t, c in enumerate(counts):
+        if c == 0:
+            continue
+        if c > 2 and not four_as_two_pairs:
+            return
+        full, single = divmod(c, 2)
+        groups.extend(Group("pair", (t, t)) for _ in range(full))
+        if single:
+            if jokers == 0:
+                return
+            jokers -= 1
+            groups.append(Group("pair", (t, t), (t,)))
+    if jokers % 2:
+        return
+    held = {g.tiles[0] for g in groups}
+    kinds = [t for t in range(NUM_KINDS) if four_as_two_pairs or t not in held]
+    chooser = combinations_with_replacement if four_as_two_pairs else _distinct_combinations
+    for extra in chooser(kinds, jokers // 2):
+        if not four_as_two_pairs and len(set(extra)) != len(extra):
+            continue
+        yield groups + [Group("pair", (t, t), (t, t)) for t in extra]
+
+
+def _distinct_combinations(kinds: list[int], n: int) -> Iterator[tuple[int, ...]]:
+    from itertools import combinations
+
+    return combinations(kinds, n)
+
+
+def decompositions(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset(), *,
+                   standard: bool = True, seven_pairs: bool = True,
+                   four_as_two_pairs: bool = True) -> list[Decomposition]:
+    """Every way to read the concealed part as sets + a pair (and as seven pairs).
+
+    Each distinct reading appears once; with wildcards, readings differ also by what the
+    wildcards stand for. Empty when the hand is not complete.
+    """
+    if len(tiles) % 3 != 2:
+        return []
+    counts, jokers = _split(tiles, wildcards)
+    seen: set[tuple[str, tuple[Group, ...]]] = set()
+    out: list[Decomposition] = []
+    if standard and (jokers or is_winning_counts(bytes(counts), seven_pairs=False)):
+        for groups in _standard(counts, jokers, True, []):
+            key = ("standard", tuple(sorted(groups)))
+            if key not in seen:
+                seen.add(key)
+                ordered = tuple(sorted(g for g in groups if g.kind != "pair")) + tuple(
+                    g for g in groups if g.kind == "pair")
+                out.append(Decomposition("standard", ordered))
+    if seven_pairs and len(tiles) == 14:
+        for groups in _seven_pairs(counts, jokers, four_as_two_pairs):
+            key = ("seven_pairs", tuple(sorted(groups)))
+            if key not in seen:
+                seen.add(key)
+                out.append(Decomposition("seven_pairs", tuple(sorted(groups))))
+    return out
+
+
+# ---------------------------------------------------------------- waits
+
+
+def waits(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset(), *,
+          standard: bool = True, seven_pairs: bool = True, four_as_two_pairs: bool = True,
+          predicate: Callable[[list[Tile]], bool] | None = None) -> list[Tile]:
+    """Tile kinds that would complete this concealed part of 3n + 1 tiles (听牌).
+
+    ``predicate`` replaces the shape test when a ruleset narrows what may win (258 pair, patterns).
+    A kind of which the hand already holds all four is no wait.
+    """
+    if len(tiles) % 3 != 1:
+        return []
+    held = [0] * NUM_KINDS
+    for t in tiles:
+        if not 0 <= t < NUM_KINDS:
+            raise TileError(f"{TILE_NAMES[t]} cannot be part of a winning shape")
+        held[t] += 1
+    if predicate is None and not wildcards and standard:
+        found = set(_standard_waits(held))
+        if seven_pairs and len(tiles) == 13:
+            found.update(_seven_pair_waits(held, four_as_two_pairs))
+        return sorted(t for t in found if held[t] < 4)
+    out: list[Tile] = []
+    hand = list(tiles)
+    for t in range(NUM_KINDS):
+        if held[t] >= 4:
+            continue
+        hand.append(t)
+        if predicate is not None:
+            ok = predicate(hand)
+        else:
+            ok = is_complete(hand, wildcards, standard=standard, seven_pairs=seven_pairs,
+                             four_as_two_pairs=four_as_two_pairs)
+        hand.pop()
+        if ok:
+            out.append(t)
+    return out
+
+
+def _standard_waits(counts: list[int]) -> list[Tile]:
+    """Waits of the standard shape: only the suit (or honor) that receives the tile changes."""
+    status = []  # per block: 0 sets only, 1 sets + pair, -1 neither
+    for s in (0, 9, 18):
+        key = bytes(counts[s:s + 9])
+        status.append(0 if key in _SUIT0 else 1 if key in _SUIT1 else -1)
+    honor_pairs = 0
+    honor_bad = 0
+    for c in counts[27:34]:
+        if c == 2:
+            honor_pairs += 1
+        elif c in (1, 4):
+            honor_bad += 1
+    out: list[Tile] = []
+    bad_suits = status.count(-1)
+    if bad_suits > 1 or honor_bad > 1 or (bad_suits and honor_bad):
+        return out
+    for b, s in enumerate((0, 9, 18)):
+        if honor_bad or bad_suits - (status[b] == -1):
+            continue
+        others_pairs = honor_pairs + sum(1 for k in range(3) if k != b and status[k] == 1)
+        if others_pairs > 1:
+            continue
+        v = counts[s:s + 9]
+        table = _SUIT1 if others_pairs == 0 else _SUIT0
+        for r in range(9):
+            if v[r] >= 4:
+                continue
+            v[r] += 1
+            if bytes(v) in table:
+                out.append(s + r)
+            v[r] -= 1
+    if bad_suits == 0:
+        suit_pairs = sum(1 for st in status if st == 1)
+        for t in range(27, 34):
+            c = counts[t]
+            if c not in (1, 2) or honor_bad - (c == 1):
+                continue
+            if honor_pairs + suit_pairs + (1 if c == 1 else -1) == 1:
+                out.append(t)
+    return out
+
+
+def _seven_pair_waits(counts: list[int], four_as_two_pairs: bool) -> list[Tile]:
+    singles = [t for t, c in enumerate(counts) if c % 2]
+    if len(singles) != 1:
+        return []
+    t = singles[0]
+    if counts[t] == 3 and not four_as_two_pairs:
+        return []
+    if not four_as_two_pairs and any(c > 2 for c in counts):
+        return []
+    return [t]

@@ -1,0 +1,555 @@
+"""The hand record (``shared/rules/README.md``): parse, validate by field, serialize back.
+
+Every error names the field it is about (``seats[1].melds[0].from``) and nothing is scored from a
+record that fails. Ruleset-specific prohibitions are checked by the ruleset's own ``validate``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.errors import RecordError, TileError
+from scoring.tiles import (
+    FLOWERS,
+    TILE_NAMES,
+    Tile,
+    format_tiles,
+    is_flower,
+    parse_tiles,
+    suit_of,
+)
+
+MELD_TYPES = ("chow", "pung", "exposed_kong", "added_kong", "concealed_kong")
+WIN_BY = ("self_draw", "discard", "rob_kong")
+REPLACEMENTS = ("kong", "flower")
+DECLARATIONS = ("minglou", "anlou")
+OUTCOMES = ("win", "draw")
+
+_TOP_KEYS = {"ruleset", "options", "dealer", "seats", "outcome", "wins", "context"}
+_SEAT_KEYS = {"concealed", "melds", "flowers", "ready", "declared", "hun_discarded"}
+_MELD_KEYS = {"type", "tiles", "from"}
+_WIN_KEYS = {"seat", "tile", "by", "from", "replacement", "kong_fed_by", "first_turn",
+             "last_tiles", "discarder_after_kong"}
+_CONTEXT_KEYS = {"huangzhuang_streak", "dice", "huangfan", "indicator", "bao_tile"}
+
+
+@dataclass(frozen=True)
+class Meld:
+    type: str
+    tiles: tuple[Tile, ...]
+    from_seat: int | None = None
+    text: str = ""
+
+    @property
+    def is_kong(self) -> bool:
+        return self.type.endswith("kong")
+
+    @property
+    def is_claimed(self) -> bool:
+        """吃, 碰, 明杠 and 补杠 open the hand; a 暗杠 does not."""
+        return self.type != "concealed_kong"
+
+    @property
+    def is_set_of_identical(self) -> bool:
+        return self.type != "chow"
+
+    @property
+    def kind(self) -> Tile:
+        """The tile of a pung or kong; the lowest tile of a chow."""
+        return min(self.tiles)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "tiles": _text_for(self.text, self.tiles)}
+        if self.from_seat is not None:
+            out["from"] = self.from_seat
+        return out
+
+
+@dataclass(frozen=True)
+class Seat:
+    concealed: tuple[Tile, ...] = ()
+    melds: tuple[Meld, ...] = ()
+    flowers: tuple[Tile, ...] = ()
+    ready: bool = False
+    declared: str | None = None
+    hun_discarded: int = 0
+    concealed_text: str = ""
+    flowers_form: Any = None  # the flowers as written (list of names or a string)
+    explicit: frozenset[str] = frozenset()
+
+    @property
+    def tile_count(self) -> int:
+        """Standing tiles plus melds, each kong counted as 3."""
+        return len(self.concealed) + 3 * len(self.melds)
+
+    def all_tiles(self) -> list[Tile]:
+        """Concealed and meld tiles (kongs with all four), without flowers."""
+        return [*self.concealed, *(t for m in self.melds for t in m.tiles)]
+
+    def claims_on(self, other: int) -> int:
+        """How many of this seat's melds were claimed from ``other``'s discards (承包)."""
+        return sum(1 for m in self.melds if m.from_seat == other and m.is_claimed)
+
+    @property
+    def is_open(self) -> bool:
+        return any(m.is_claimed for m in self.melds)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "concealed": _text_for(self.concealed_text, self.concealed),
+            "melds": [m.to_json() for m in self.melds],
+            "flowers": _flowers_for(self.flowers_form, self.flowers),
+        }
+        if self.ready or "ready" in self.explicit:
+            out["ready"] = self.ready
+        if self.declared is not None or "declared" in self.explicit:
+            out["declared"] = self.declared
+        if self.hun_discarded or "hun_discarded" in self.explicit:
+            out["hun_discarded"] = self.hun_discarded
+        return out
+
+
+@dataclass(frozen=True)
+class Win:
+    seat: int
+    tile: Tile
+    by: str
+    from_seat: int | None = None
+    replacement: str | None = None
+    kong_fed_by: int | None = None
+    first_turn: bool = False
+    last_tiles: bool = False
+    discarder_after_kong: bool = False
+    tile_text: str = ""
+    explicit: frozenset[str] = frozenset()
+
+    @property
+    def is_self_draw(self) -> bool:
+        return self.by == "self_draw"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": self.seat,
+                               "tile": _text_for(self.tile_text, (self.tile,)),
+                               "by": self.by}
+        if self.from_seat is not None:
+            out["from"] = self.from_seat
+        for key, value, default in (
+            ("replacement", self.replacement, None),
+            ("kong_fed_by", self.kong_fed_by, None),
+            ("first_turn", self.first_turn, False),
+            ("last_tiles", self.last_tiles, False),
+            ("discarder_after_kong", self.discarder_after_kong, False),
+        ):
+            if value != default or key in self.explicit:
+                out[key] = value
+        return out
+
+
+@dataclass(frozen=True)
+class Context:
+    huangzhuang_streak: int = 0
+    dice: tuple[int, int] | None = None
+    huangfan: int = 0
+    indicator: Tile | None = None
+    bao_tile: Tile | None = None
+    explicit: frozenset[str] = frozenset()
+    texts: tuple[tuple[str, str], ...] = ()  # original spellings of tile fields
+
+    def to_json(self) -> dict[str, Any]:
+        texts = dict(self.texts)
+        out: dict[str, Any] = {}
+        if self.huangzhuang_streak or "huangzhuang_streak" in self.explicit:
+            out["huangzhuang_streak"] = self.huangzhuang_streak
+        if self.dice is not None:
+            out["dice"] = list(self.dice)
+        if self.huangfan or "huangfan" in self.explicit:
+            out["huangfan"] = self.huangfan
+        for key in ("indicator", "bao_tile"):
+            tile = getattr(self, key)
+            if tile is not None:
+                out[key] = _text_for(texts.get(key, ""), (tile,))
+        return out
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    ruleset: str
+    dealer: int
+    seats: tuple[Seat, Seat, Seat, Seat]
+    outcome: str
+    wins: tuple[Win, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    context: Context = field(default_factory=Context)
+
+    @property
+    def winners(self) -> list[int]:
+        return [w.seat for w in self.wins]
+
+    def seat_wind(self, seat: int) -> int:
+        """0 East (the dealer), 1 South, 2 West, 3 North."""
+        return (seat - self.dealer) % 4
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ruleset": self.ruleset, "options": dict(self.options),
+                               "dealer": self.dealer,
+                               "seats": [s.to_json() for s in self.seats],
+                               "outcome": self.outcome}
+        if self.wins or self.outcome == "win":
+            out["wins"] = [w.to_json() for w in self.wins]
+        out["context"] = self.context.to_json()
+        return out
+
+
+def _text_for(text: str, tiles: tuple[Tile, ...]) -> str:
+    """Keep the spelling the record was written with while it still says the same tiles."""
+    if text:
+        try:
+            if tuple(parse_tiles(text)) == tuple(tiles):
+                return text
+        except TileError:
+            pass
+    return format_tiles(tiles)
+
+
+def _flowers_for(form: Any, flowers: tuple[Tile, ...]) -> Any:
+    if isinstance(form, str):
+        return _text_for(form, flowers)
+    if isinstance(form, list):
+        try:
+            if tuple(t for name in form for t in parse_tiles(name)) == flowers:
+                return list(form)
+        except TileError:
+            pass
+    return [TILE_NAMES[t] for t in flowers]
+
+
+# ---------------------------------------------------------------- parsing and validation
+
+
+def load_record(source: str | bytes | Mapping[str, Any]) -> HandRecord:
+    """Parse JSON text or a decoded object into a validated :class:`HandRecord`."""
+    if isinstance(source, str | bytes):
+        try:
+            data = json.loads(source)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno} column "
+                              f"{exc.colno}") from None
+    else:
+        data = source
+    return parse_record(data)
+
+
+def parse_record(data: Any) -> HandRecord:
+    """Validate every field of a decoded hand record; see :func:`validate_counts` for counts."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a hand record is a JSON object")
+    _no_unknown(data, _TOP_KEYS, "")
+    from scoring.rulesets.registry import check_options, known_rulesets
+
+    ruleset = data.get("ruleset")
+    if ruleset not in known_rulesets():
+        raise RecordError(f"unknown ruleset {ruleset!r}; known: {', '.join(known_rulesets())}",
+                          "ruleset")
+    options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise RecordError("must be an object", "options")
+    check_options(ruleset, options)
+    dealer = _seat_number(data.get("dealer"), "dealer")
+    seats_raw = data.get("seats")
+    if not isinstance(seats_raw, list) or len(seats_raw) != 4:
+        raise RecordError("must be a list of exactly 4 seats", "seats")
+    seats = tuple(_parse_seat(s, k) for k, s in enumerate(seats_raw))
+    outcome = data.get("outcome")
+    if outcome not in OUTCOMES:
+        raise RecordError(f"must be one of {', '.join(OUTCOMES)}, got {outcome!r}", "outcome")
+    wins_raw = data.get("wins", [])
+    if not isinstance(wins_raw, list):
+        raise RecordError("must be a list", "wins")
+    wins = tuple(_parse_win(w, i) for i, w in enumerate(wins_raw))
+    context = _parse_context(data.get("context", {}))
+    record = HandRecord(ruleset=ruleset, dealer=dealer, seats=seats,  # type: ignore[arg-type]
+                        outcome=outcome, wins=wins, options=dict(options), context=context)
+    _check_wins(record)
+    validate_counts(record)
+    return record
+
+
+def _no_unknown(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    for key in obj:
+        if key not in allowed:
+            name = f"{where}.{key}" if where else str(key)
+            raise RecordError(f"unknown key (allowed: {', '.join(sorted(allowed))})", name)
+
+
+def _seat_number(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"must be a seat number 0..3, got {value!r}", where)
+    if not 0 <= value <= 3:
+        raise RecordError(f"seat number {value} is out of range 0..3", where)
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise RecordError(f"must be true or false, got {value!r}", where)
+    return value
+
+
+def _count(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RecordError(f"must be a whole number >= 0, got {value!r}", where)
+    return value
+
+
+def _tiles(value: Any, where: str) -> tuple[Tile, ...]:
+    if not isinstance(value, str):
+        raise RecordError(f"must be a tile string, got {value!r}", where)
+    try:
+        return tuple(parse_tiles(value))
+    except TileError as exc:
+        raise RecordError(exc.message, where) from None
+
+
+def _one_tile(value: Any, where: str) -> Tile:
+    tiles = _tiles(value, where)
+    if len(tiles) != 1:
+        raise RecordError(f"must be exactly one tile, got {value!r}", where)
+    return tiles[0]
+
+
+def _parse_seat(raw: Any, k: int) -> Seat:
+    where = f"seats[{k}]"
+    if not isinstance(raw, Mapping):
+        raise RecordError("must be an object", where)
+    _no_unknown(raw, _SEAT_KEYS, where)
+    concealed_text = raw.get("concealed", "")
+    concealed = _tiles(concealed_text, f"{where}.concealed")
+    for t in concealed:
+        if is_flower(t):
+            raise RecordError(f"flower {TILE_NAMES[t]} belongs in flowers, not in the hand",
+                              f"{where}.concealed")
+    melds_raw = raw.get("melds", [])
+    if not isinstance(melds_raw, list):
+        raise RecordError("must be a list", f"{where}.melds")
+    melds = tuple(_parse_meld(m, k, f"{where}.melds[{i}]") for i, m in enumerate(melds_raw))
+    flowers_form = raw.get("flowers", [])
+    if isinstance(flowers_form, str):
+        flowers = _tiles(flowers_form, f"{where}.flowers")
+    elif isinstance(flowers_form, list):
+        flowers = tuple(_one_tile(f, f"{where}.flowers[{i}]") for i, f in enumerate(flowers_form))
+    else:
+        raise RecordError("must be a list of flower names", f"{where}.flowers")
+    for t in flowers:
+        if not is_flower(t):
+            raise RecordError(f"{TILE_NAMES[t]} is not a flower", f"{where}.flowers")
+    declared = raw.get("declared")
+    if declared is not None and declared not in DECLARATIONS:
+        raise RecordError(f"must be one of {', '.join(DECLARATIONS)}, got {declared!r}",
+                          f"{where}.declared")
+    return Seat(
+        concealed=concealed,
+        melds=melds,
+        flowers=flowers,
+        ready=_bool(raw.get("ready", False), f"{where}.ready"),
+        declared=declared,
+        hun_discarded=_count(raw.get("hun_discarded", 0), f"{where}.hun_discarded"),
+        concealed_text=concealed_text,
+        flowers_form=flowers_form,
+        explicit=frozenset(raw.keys()),
+    )
+
+
+def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
+    if not isinstance(raw, Mapping):
+        raise RecordError("must be an object", where)
+    _no_unknown(raw, _MELD_KEYS, where)
+    mtype = raw.get("type")
+    if mtype not in MELD_TYPES:
+        raise RecordError(f"must be one of {', '.join(MELD_TYPES)}, got {mtype!r}",
+                          f"{where}.type")
+    text = raw.get("tiles")
+    tiles = _tiles(text, f"{where}.tiles")
+    if any(is_flower(t) for t in tiles):
+        raise RecordError("a meld cannot hold flowers", f"{where}.tiles")
+    size = 3 if mtype in ("chow", "pung") else 4
+    if len(tiles) != size:
+        raise RecordError(f"a {mtype} has {size} tiles, got {len(tiles)}", f"{where}.tiles")
+    if mtype == "chow":
+        lo = min(tiles)
+        if (suit_of(lo) > 2 or sorted(tiles) != [lo, lo + 1, lo + 2]
+                or suit_of(lo + 2) != suit_of(lo)):
+            raise RecordError(f"{text!r} is not a run of three in one suit", f"{where}.tiles")
+    elif len(set(tiles)) != 1:
+        raise RecordError(f"{text!r} is not {size} identical tiles", f"{where}.tiles")
+    from_raw = raw.get("from")
+    if mtype == "concealed_kong":
+        if from_raw is not None:
+            raise RecordError("a concealed_kong is not claimed and has no 'from'", f"{where}.from")
+        from_seat = None
+    else:
+        if from_raw is None:
+            raise RecordError(f"a {mtype} names the seat it was claimed from", f"{where}.from")
+        from_seat = _seat_number(from_raw, f"{where}.from")
+        if from_seat == seat:
+            raise RecordError("a player cannot claim its own discard", f"{where}.from")
+        if mtype == "chow" and from_seat != (seat - 1) % 4:
+            raise RecordError(f"吃 (chow) only from the 上家, seat {(seat - 1) % 4}",
+                              f"{where}.from")
+    return Meld(type=mtype, tiles=tiles, from_seat=from_seat, text=text)
+
+
+def _parse_win(raw: Any, i: int) -> Win:
+    where = f"wins[{i}]"
+    if not isinstance(raw, Mapping):
+        raise RecordError("must be an object", where)
+    _no_unknown(raw, _WIN_KEYS, where)
+    seat = _seat_number(raw.get("seat"), f"{where}.seat")
+    tile_text = raw.get("tile")
+    tile = _one_tile(tile_text, f"{where}.tile")
+    by = raw.get("by")
+    if by not in WIN_BY:
+        raise RecordError(f"must be one of {', '.join(WIN_BY)}, got {by!r}", f"{where}.by")
+    from_seat: int | None = None
+    if by == "self_draw":
+        if raw.get("from") is not None:
+            raise RecordError("a self-drawn win has no 'from'", f"{where}.from")
+    else:
+        if raw.get("from") is None:
+            raise RecordError(f"a win by {by} names the seat in 'from'", f"{where}.from")
+        from_seat = _seat_number(raw.get("from"), f"{where}.from")
+        if from_seat == seat:
+            raise RecordError("a player cannot win on its own discard or kong", f"{where}.from")
+    replacement = raw.get("replacement")
+    if replacement is not None:
+        if replacement not in REPLACEMENTS:
+            raise RecordError(f"must be one of {', '.join(REPLACEMENTS)}, got {replacement!r}",
+                              f"{where}.replacement")
+        if by != "self_draw":
+            raise RecordError("only a self-drawn tile can be a replacement",
+                              f"{where}.replacement")
+    kong_fed_by = raw.get("kong_fed_by")
+    if kong_fed_by is not None:
+        kong_fed_by = _seat_number(kong_fed_by, f"{where}.kong_fed_by")
+        if replacement != "kong":
+            raise RecordError("kong_fed_by goes with replacement 'kong'", f"{where}.kong_fed_by")
+        if kong_fed_by == seat:
+            raise RecordError("the winner cannot feed its own kong", f"{where}.kong_fed_by")
+    if is_flower(tile) and by != "self_draw":
+        raise RecordError("a flower can only be won by self-draw (八花齐)", f"{where}.tile")
+    return Win(
+        seat=seat, tile=tile, by=by, from_seat=from_seat, replacement=replacement,
+        kong_fed_by=kong_fed_by,
+        first_turn=_bool(raw.get("first_turn", False), f"{where}.first_turn"),
+        last_tiles=_bool(raw.get("last_tiles", False), f"{where}.last_tiles"),
+        discarder_after_kong=_bool(raw.get("discarder_after_kong", False),
+                                   f"{where}.discarder_after_kong"),
+        tile_text=tile_text, explicit=frozenset(raw.keys()),
+    )
+
+
+def _parse_context(raw: Any) -> Context:
+    if not isinstance(raw, Mapping):
+        raise RecordError("must be an object", "context")
+    _no_unknown(raw, _CONTEXT_KEYS, "context")
+    dice = raw.get("dice")
+    if dice is not None:
+        if (not isinstance(dice, list) or len(dice) != 2
+                or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
+                           for d in dice)):
+            raise RecordError(f"must be two dice values 1..6, got {dice!r}", "context.dice")
+        dice = (dice[0], dice[1])
+    tiles: dict[str, Tile | None] = {}
+    texts: list[tuple[str, str]] = []
+    for key in ("indicator", "bao_tile"):
+        value = raw.get(key)
+        tiles[key] = None
+        if value is not None:
+            tile = _one_tile(value, f"context.{key}")
+            if is_flower(tile):
+                raise RecordError("must be a playing tile, not a flower", f"context.{key}")
+            tiles[key] = tile
+            texts.append((key, value))
+    return Context(
+        huangzhuang_streak=_count(raw.get("huangzhuang_streak", 0), "context.huangzhuang_streak"),
+        dice=dice,
+        huangfan=_count(raw.get("huangfan", 0), "context.huangfan"),
+        indicator=tiles["indicator"],
+        bao_tile=tiles["bao_tile"],
+        explicit=frozenset(raw.keys()),
+        texts=tuple(texts),
+    )
+
+
+def _check_wins(record: HandRecord) -> None:
+    wins = record.wins
+    if record.outcome == "draw":
+        if wins:
+            raise RecordError("a drawn hand has no winners", "wins")
+        return
+    if not wins:
+        raise RecordError("outcome 'win' needs at least one winner", "wins")
+    seen: set[int] = set()
+    for i, w in enumerate(wins):
+        if w.seat in seen:
+            raise RecordError(f"seat {w.seat} wins twice", f"wins[{i}].seat")
+        seen.add(w.seat)
+    if len(wins) > 1:
+        first = wins[0]
+        for i, w in enumerate(wins[1:], start=1):
+            if w.by == "self_draw" or first.by == "self_draw":
+                raise RecordError("several winners only on one discard (一炮多响)", f"wins[{i}].by")
+            if (w.by, w.from_seat, w.tile) != (first.by, first.from_seat, first.tile):
+                raise RecordError("several winners must win the same tile from the same seat",
+                                  f"wins[{i}]")
+            if w.seat == first.from_seat:
+                raise RecordError("the discarder cannot also win", f"wins[{i}].seat")
+    for i, w in enumerate(wins):
+        seat = record.seats[w.seat]
+        where = f"seats[{w.seat}]"
+        if is_flower(w.tile):
+            if w.tile not in seat.flowers or sorted(seat.flowers) != list(FLOWERS):
+                raise RecordError("a win by flowers holds all eight flowers, the last drawn "
+                                  "as the winning tile", f"{where}.flowers")
+            if seat.tile_count != 13:
+                raise RecordError(f"a win by flowers has 13 standing tiles, got "
+                                  f"{seat.tile_count}", where)
+            continue
+        if seat.tile_count != 14:
+            raise RecordError(f"winner holds {seat.tile_count} tiles (kongs count 3), "
+                              f"needs 14", where)
+        if w.tile not in seat.concealed:
+            raise RecordError(f"winner does not hold its winning tile {TILE_NAMES[w.tile]} "
+                              "among its concealed tiles", f"{where}.concealed")
+    winners = set(record.winners)
+    for k, seat in enumerate(record.seats):
+        if k in winners or not seat.concealed:
+            continue
+        allowed = (13, 14) if record.outcome == "draw" else (13,)
+        if seat.tile_count not in allowed:
+            raise RecordError(f"a non-winner holds {' or '.join(map(str, allowed))} tiles "
+                              f"(kongs count 3), got {seat.tile_count}", f"seats[{k}]")
+
+
+def validate_counts(record: HandRecord) -> None:
+    """No more than 4 copies of a tile, and each flower once, among everything shown."""
+    counts: Counter[Tile] = Counter()
+    for seat in record.seats:
+        counts.update(seat.all_tiles())
+        counts.update(seat.flowers)
+    for key in ("indicator", "bao_tile"):
+        tile = getattr(record.context, key)
+        if tile is not None:
+            counts[tile] += 1
+    discard_wins = [w for w in record.wins if w.by != "self_draw"]
+    if len(discard_wins) > 1:
+        # the one discarded tile sits in every winner's hand: count it once
+        counts[discard_wins[0].tile] -= len(discard_wins) - 1
+    for tile, n in sorted(counts.items()):
+        limit = 1 if is_flower(tile) else 4
+        if n > limit:
+            raise RecordError(f"{n} copies of {TILE_NAMES[tile]} shown; the set has {limit}",
+                              "seats")

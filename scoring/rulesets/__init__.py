@@ -1,0 +1,1 @@
+"""Regional rulesets; each is a package exporting ``RULESET``."""

@@ -1,0 +1,90 @@
+"""What every ruleset provides: its options, its own record checks, its winning shapes, scoring.
+
+The CLI, the match engine and the dashboard talk to a ruleset only through this interface, so a
+ruleset is one package under ``scoring/rulesets/<name>/`` exporting ``RULESET``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from scoring.errors import RecordError
+from scoring.record import HandRecord, Meld
+from scoring.settlement import Settlement
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A house-rule option: its name, default, accepted values and what it changes."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[Any, ...] | None = None  # None: any value of the default's type
+
+    def check(self, value: Any, where: str) -> Any:
+        if self.choices is not None:
+            if value not in self.choices:
+                raise RecordError(f"must be one of {', '.join(map(repr, self.choices))}, "
+                                  f"got {value!r}", where)
+            return value
+        kind = type(self.default)
+        if kind is bool:
+            ok = isinstance(value, bool)
+        elif kind is int:
+            ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        elif kind is float:
+            ok = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+        else:
+            ok = isinstance(value, kind)
+        if not ok:
+            raise RecordError(f"must be a {kind.__name__} like the default {self.default!r}, "
+                              f"got {value!r}", where)
+        return value
+
+
+def resolve_options(specs: tuple[OptionSpec, ...], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Defaults overlaid with validated overrides; an unknown name is an error."""
+    by_name = {s.name: s for s in specs}
+    out = {s.name: s.default for s in specs}
+    for key, value in overrides.items():
+        spec = by_name.get(key)
+        if spec is None:
+            known = ", ".join(sorted(by_name)) or "none"
+            raise RecordError(f"unknown option (this ruleset has: {known})", f"options.{key}")
+        out[key] = spec.check(value, f"options.{key}")
+    return out
+
+
+class Ruleset(ABC):
+    name: ClassVar[str]
+    title: ClassVar[str]  # e.g. "山东麻将"
+    options: ClassVar[tuple[OptionSpec, ...]]
+
+    def resolve_options(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_options(self.options, overrides)
+
+    def validate(self, record: HandRecord) -> None:  # noqa: B027 - optional hook
+        """Raise :class:`RecordError` / :class:`InvalidHand` for what this ruleset forbids."""
+
+    @abstractmethod
+    def score(self, record: HandRecord) -> Settlement:
+        """Score a validated record. Raises :class:`InvalidHand` for a win the rules refuse."""
+
+    def wildcards(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> frozenset[int]:
+        """Tile kinds that are wildcards this hand (Liaoyang 混); none by default."""
+        return frozenset()
+
+    def is_winning_hand(self, concealed: list[int], melds: tuple[Meld, ...],
+                        options: Mapping[str, Any], context: Mapping[str, Any]) -> bool:
+        """Does this 14-tile hand have a shape this ruleset lets win (used for 听 / waits)?
+
+        The default is the standard shape or seven pairs; rulesets narrow it.
+        """
+        from scoring.engine import is_complete
+
+        wild = self.wildcards(options, context)
+        return is_complete(concealed, wildcards=wild)

@@ -1,0 +1,1 @@
+"""The liaoyang ruleset (spec: shared/rules/liaoyang.md)."""

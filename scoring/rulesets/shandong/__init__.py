@@ -1,0 +1,1 @@
+"""The shandong ruleset (spec: shared/rules/shandong.md)."""

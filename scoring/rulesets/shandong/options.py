@@ -1,0 +1,8 @@
+"""Shandong house-rule options and their defaults (shared/rules/shandong.md)."""
+
+from scoring.rulesets.base import OptionSpec
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("base", 5, "底: the base of one share S = (底 + 花) × 番 × multipliers"),
+    OptionSpec("qidui_four_of_a_kind", True, "七对: four identical tiles count as two pairs"),
+)

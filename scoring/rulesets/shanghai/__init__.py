@@ -1,0 +1,1 @@
+"""The shanghai ruleset (spec: shared/rules/shanghai.md)."""
