@@ -7,13 +7,24 @@ ruleset is one package under ``scoring/rulesets/<name>/`` exporting ``RULESET``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from scoring.errors import RecordError
 from scoring.record import HandRecord, Meld
-from scoring.settlement import Settlement
+from scoring.settlement import Settlement, Transfer
+
+
+@dataclass(frozen=True)
+class WallBreak:
+    """Where the wall is broken, from the dice: what a referee reads out at the table."""
+
+    rollers: tuple[int, ...]  # the seats that rolled, in order
+    wall_seat: int  # the seat in front of which the broken wall stands
+    stacks_skipped: int  # stacks (墩) counted from that wall's right end; drawing starts after
+    indicator_stack: int | None = None  # Liaoyang: the stack whose top tile is turned over
+    explanation: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,16 @@ class Ruleset(ABC):
     @abstractmethod
     def score(self, record: HandRecord) -> Settlement:
         """Score a validated record. Raises :class:`InvalidHand` for a win the rules refuse."""
+
+    def wall_break(self, dealer: int, rolls: Sequence[tuple[int, int]],
+                   options: Mapping[str, Any]) -> WallBreak:
+        """Which wall and stack to break from this hand's dice rolls (one pair per roll)."""
+        raise NotImplementedError(f"{self.name}: wall_break is not implemented")
+
+    def escape_penalty(self, leaver: int, flower_points: int,
+                       options: Mapping[str, Any]) -> list[Transfer]:
+        """What a player who leaves a game in progress pays, and to whom."""
+        raise NotImplementedError(f"{self.name}: escape_penalty is not implemented")
 
     def wildcards(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> frozenset[int]:
         """Tile kinds that are wildcards this hand (Liaoyang 混); none by default."""
