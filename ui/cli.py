@@ -15,10 +15,9 @@ import sys
 from collections.abc import Sequence
 
 from ui import commands
+from ui.errors import CommandError
 
-
-class CommandError(Exception):
-    """A user-facing failure: the message is printed as is, exit status 2."""
+__all__ = ["CommandError", "build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:

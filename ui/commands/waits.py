@@ -1,0 +1,96 @@
+"""`mjtable waits TILES`: which tiles complete the hand (听牌), under a ruleset's shapes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+
+from scoring.engine import waits
+from scoring.errors import TileError
+from scoring.record import MELD_TYPES, Meld
+from scoring.rulesets.registry import get_ruleset
+from scoring.tiles import TILE_NAMES, format_tiles, next_in_cycle, parse_tiles, tile_from_name
+from ui.errors import CommandError
+
+_SHORT_TYPES = {"kong": "exposed_kong", "ckong": "concealed_kong", "akong": "added_kong"}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "waits", help="which tiles complete a hand (听牌)",
+        description="List the tiles that complete the concealed TILES together with the melds. "
+                    "Meld types are inferred (3 identical: pung, a run: chow, 4 identical: "
+                    "exposed kong) or given as TYPE:TILES, e.g. concealed_kong:1111m.")
+    p.add_argument("tiles", help="concealed tiles, e.g. 123m456p789s1122z")
+    p.add_argument("--melds", nargs="*", default=[], metavar="MELD", help="laid-down melds")
+    p.add_argument("--ruleset", help="apply this ruleset's winning shapes (e.g. shandong)")
+    p.add_argument("--indicator", help="Liaoyang indicator tile; the next tile is the 混 wildcard")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def parse_meld(text: str, seat: int = 0) -> Meld:
+    """``EEE``, ``567m``, ``1111m`` or ``TYPE:TILES`` into a meld (claimed from the 上家)."""
+    mtype, _, body = text.rpartition(":")
+    tiles = tuple(parse_tiles(body))
+    if mtype:
+        mtype = _SHORT_TYPES.get(mtype, mtype)
+        if mtype not in MELD_TYPES:
+            raise CommandError(f"meld {text!r}: unknown type {mtype!r}")
+    elif len(tiles) == 4:
+        mtype = "exposed_kong"
+    elif len(tiles) == 3:
+        mtype = "pung" if len(set(tiles)) == 1 else "chow"
+    else:
+        raise CommandError(f"meld {text!r}: a meld has 3 or 4 tiles")
+    size = 3 if mtype in ("chow", "pung") else 4
+    lo = min(tiles)
+    ok = len(tiles) == size and (
+        sorted(tiles) == [lo, lo + 1, lo + 2] and lo < 27 and lo % 9 <= 6
+        if mtype == "chow" else len(set(tiles)) == 1)
+    if not ok:
+        raise CommandError(f"meld {text!r} is not a valid {mtype}")
+    source = None if mtype == "concealed_kong" else (seat - 1) % 4
+    return Meld(type=mtype, tiles=tiles, from_seat=source, text=body)
+
+
+def run(args: argparse.Namespace) -> int:
+    concealed = parse_tiles(args.tiles)
+    melds = tuple(parse_meld(m) for m in args.melds)
+    if any(t >= 34 for t in concealed):
+        raise CommandError("flowers are not part of a hand's shape")
+    total = len(concealed) + 3 * len(melds)
+    if total != 13:
+        raise CommandError(f"a waiting hand holds 13 tiles (kongs count 3); got {total}")
+    shown = Counter(concealed) + Counter(t for m in melds for t in m.tiles)
+    indicator = tile_from_name(args.indicator) if args.indicator else None
+    if indicator is not None:
+        shown[indicator] += 1
+    for t, n in shown.items():
+        if n > 4:
+            raise CommandError(f"{n} copies of {TILE_NAMES[t]}; the set has 4")
+    context = {"indicator": indicator} if indicator is not None else {}
+    if args.ruleset:
+        ruleset = get_ruleset(args.ruleset)
+        options = ruleset.resolve_options({})
+        wild = ruleset.wildcards(options, context)
+        result = waits(concealed, wild, predicate=lambda hand: ruleset.is_winning_hand(
+            hand, melds, options, context))
+    else:
+        try:
+            wild = frozenset({next_in_cycle(indicator)}) if indicator is not None else frozenset()
+        except TileError as exc:
+            raise CommandError(str(exc)) from None
+        result = waits(concealed, wild, seven_pairs=not melds)
+    left = {t: 4 - shown[t] for t in result}
+    if args.json:
+        print(json.dumps({"tiles": format_tiles(concealed), "waits": [TILE_NAMES[t] for t in result],
+                          "left": {TILE_NAMES[t]: n for t, n in left.items()},
+                          "wildcards": [TILE_NAMES[t] for t in sorted(wild)]},
+                         ensure_ascii=False))
+    elif result:
+        print("waits: " + "  ".join(f"{TILE_NAMES[t]} ({left[t]} left)" for t in result))
+    else:
+        print("not ready (no tile completes this hand)")
+    return 0
