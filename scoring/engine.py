@@ -1,4 +1,4 @@
-"""The hand engine: is a hand complete, in how many ways, with which wildcards, and what it waits on.
+"""The hand engine: is a hand complete, in how many ways, with which wildcards, what it waits on.
 
 Speed comes from per-suit tables built once at import: every 9-count vector of one suit that splits
 into sets only (``_SUIT0``) or into sets plus one pair (``_SUIT1``). A 14-tile check is then three

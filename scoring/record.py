@@ -507,7 +507,7 @@ def _check_wins(record: HandRecord) -> None:
                                   f"wins[{i}]")
             if w.seat == first.from_seat:
                 raise RecordError("the discarder cannot also win", f"wins[{i}].seat")
-    for i, w in enumerate(wins):
+    for w in wins:
         seat = record.seats[w.seat]
         where = f"seats[{w.seat}]"
         if is_flower(w.tile):

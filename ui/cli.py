@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # noqa: BLE001 - the CLI promises one line, never a traceback
+    except Exception as exc:  # the CLI promises one line, never a traceback
         if os.environ.get("MJTABLE_DEBUG"):
             raise
         print(f"mjtable {args.command}: {error_line(exc)}", file=sys.stderr)

@@ -85,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         result = waits(concealed, wild, seven_pairs=not melds)
     left = {t: 4 - shown[t] for t in result}
     if args.json:
-        print(json.dumps({"tiles": format_tiles(concealed), "waits": [TILE_NAMES[t] for t in result],
+        print(json.dumps({"tiles": format_tiles(concealed),
+                          "waits": [TILE_NAMES[t] for t in result],
                           "left": {TILE_NAMES[t]: n for t, n in left.items()},
                           "wildcards": [TILE_NAMES[t] for t in sorted(wild)]},
                          ensure_ascii=False))
