@@ -1,0 +1,100 @@
+"""One winner's value: the best reading, its 番 items, 花, multipliers and the share S.
+
+This is the one place that owns the order of the items and the 推倒和 rule: if any 大和 item
+applies, 番 is the sum of all that apply; otherwise 番 = 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.engine import Decomposition
+from scoring.record import HandRecord, Win
+from scoring.rulesets.shandong.facts import WinFacts
+from scoring.rulesets.shandong.fans import BIG_HANDS, SMALL_HAND, Fan
+from scoring.rulesets.shandong.hua import hua_items
+from scoring.rulesets.shandong.shapes import winning_readings
+from scoring.settlement import Item, WinScore
+
+MAX_HUANGZHUANG_DOUBLINGS = 5
+
+
+@dataclass(frozen=True)
+class WinValue:
+    seat: int
+    reading: Decomposition
+    fans: tuple[Fan, ...]
+    hua: list[Item]
+    base: int
+    multipliers: list[Item]
+
+    @property
+    def fan(self) -> int:
+        return sum(f.fan for f in self.fans)
+
+    @property
+    def hua_total(self) -> int:
+        return sum(int(i.value) for i in self.hua)
+
+    @property
+    def multiplier(self) -> int:
+        out = 1
+        for m in self.multipliers:
+            out *= int(m.value)
+        return out
+
+    @property
+    def share(self) -> int:
+        """S = (底 + 花) × 番 × multipliers."""
+        return (self.base + self.hua_total) * self.fan * self.multiplier
+
+    @property
+    def pattern(self) -> str:
+        return "+".join(f.name for f in self.fans)
+
+    def to_score(self) -> WinScore:
+        items = [Item(f.name, f.fan, "fan", f.note) for f in self.fans]
+        items += self.hua
+        items.append(Item("底", self.base, "point", "option base"))
+        items += self.multipliers
+        mult = "".join(f" × {int(m.value)}" for m in self.multipliers)
+        formula = f"({self.base} + {self.hua_total}) × {self.fan}{mult} = {self.share}"
+        return WinScore(self.seat, self.pattern, items, self.share,
+                        details={"fan": self.fan, "hua": self.hua_total,
+                                 "multiplier": self.multiplier, "formula": formula,
+                                 "reading": str(self.reading) or "七对"})
+
+
+def fans_of(facts: WinFacts) -> tuple[Fan, ...]:
+    """The 番 items of one reading: the applying 大和 items, or 推倒和 alone."""
+    big = tuple(f for f in BIG_HANDS if f.is_condition_met(facts))
+    return big or (SMALL_HAND,)
+
+
+def multipliers(record: HandRecord, win: Win) -> list[Item]:
+    """明楼 ×2 for a 明楼 winner; 荒庄 ×2^min(k, 5) after k drawn hands in a row."""
+    out: list[Item] = []
+    if record.seats[win.seat].declared == "minglou":
+        out.append(Item("明楼", 2, "x", "the winner declared 明楼"))
+    k = record.context.huangzhuang_streak
+    if k:
+        n = min(k, MAX_HUANGZHUANG_DOUBLINGS)
+        out.append(Item("荒庄", 2 ** n, "x", f"{k} drawn hand(s) before this one: ×2^{n}"))
+    return out
+
+
+def evaluate(record: HandRecord, win: Win, options: Mapping[str, Any]) -> WinValue:
+    """The reading worth the most 番 (ties: the first in the engine's order)."""
+    seat = record.seats[win.seat]
+    found = winning_readings(seat.concealed, seat.melds, options["qidui_four_of_a_kind"],
+                             where=f"seats[{win.seat}]")
+    best: tuple[Decomposition, tuple[Fan, ...]] | None = None
+    for reading in found:
+        fans = fans_of(WinFacts.of(record, win, reading))
+        if best is None or sum(f.fan for f in fans) > sum(f.fan for f in best[1]):
+            best = (reading, fans)
+    assert best is not None
+    return WinValue(seat=win.seat, reading=best[0], fans=best[1], hua=hua_items(seat),
+                    base=options["base"], multipliers=multipliers(record, win))

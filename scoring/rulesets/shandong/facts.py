@@ -1,0 +1,44 @@
+"""The facts of one win, kept apart from the house-rule options (cf. mahjong's HandConfig)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.engine import Decomposition
+from scoring.record import HandRecord, Meld, Win
+from scoring.tiles import Tile
+
+
+@dataclass(frozen=True)
+class WinFacts:
+    """One winner's hand read one way: what every 番 check looks at."""
+
+    win: Win
+    is_dealer: bool
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    reading: Decomposition
+
+    @classmethod
+    def of(cls, record: HandRecord, win: Win, reading: Decomposition) -> WinFacts:
+        seat = record.seats[win.seat]
+        return cls(win=win, is_dealer=win.seat == record.dealer, concealed=seat.concealed,
+                   melds=seat.melds, reading=reading)
+
+    @property
+    def tiles(self) -> list[Tile]:
+        """Every tile of the hand, kongs with all four (flowers are not tiles of the hand)."""
+        return [*self.concealed, *(t for m in self.melds for t in m.tiles)]
+
+    @property
+    def chows(self) -> list[Tile]:
+        """Lowest tile of every chow: the reading's concealed chows and the exposed ones."""
+        inner = [g.tiles[0] for g in self.reading.sets if g.kind == "chow"]
+        return inner + [m.kind for m in self.melds if m.type == "chow"]
+
+    @property
+    def is_all_pungs(self) -> bool:
+        """Four pungs or kongs + the pair (碰碰和); seven pairs is not this shape."""
+        return (self.reading.shape == "standard"
+                and all(g.kind == "pung" for g in self.reading.sets)
+                and all(m.type != "chow" for m in self.melds))

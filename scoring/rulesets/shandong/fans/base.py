@@ -1,0 +1,16 @@
+"""A 番 item: Chinese name and value as class attributes, and one condition (cf. Yaku)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from scoring.rulesets.shandong.facts import WinFacts
+
+
+class Fan:
+    name: ClassVar[str]
+    fan: ClassVar[int]
+    note: ClassVar[str]  # the condition in a few English words, shown to the referee
+
+    def is_condition_met(self, facts: WinFacts) -> bool:
+        raise NotImplementedError

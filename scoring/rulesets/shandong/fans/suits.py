@@ -1,0 +1,41 @@
+"""Items about which tiles the hand is made of: 混一色, 清一色, 将一色."""
+
+from __future__ import annotations
+
+from scoring.rulesets.shandong.facts import WinFacts
+from scoring.rulesets.shandong.fans.base import Fan
+from scoring.rulesets.shandong.shapes import is_258
+from scoring.tiles import suit_of
+
+
+def _suits(facts: WinFacts) -> set[int]:
+    return {suit_of(t) for t in facts.tiles}
+
+
+class HunYiSe(Fan):
+    name = "混一色"
+    fan = 2
+    note = "one suit plus honors"
+
+    def is_condition_met(self, facts: WinFacts) -> bool:
+        suits = _suits(facts)
+        return 3 in suits and len(suits) == 2
+
+
+class QingYiSe(Fan):
+    name = "清一色"
+    fan = 5
+    note = "one suit only"
+
+    def is_condition_met(self, facts: WinFacts) -> bool:
+        suits = _suits(facts)
+        return len(suits) == 1 and 3 not in suits
+
+
+class JiangYiSe(Fan):
+    name = "将一色"
+    fan = 5
+    note = "every tile a 2, 5 or 8"
+
+    def is_condition_met(self, facts: WinFacts) -> bool:
+        return all(is_258(t) for t in facts.tiles)

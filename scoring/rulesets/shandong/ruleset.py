@@ -1,0 +1,67 @@
+"""The Shandong ruleset: validation, scoring and table procedures behind the Ruleset interface."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.errors import InvalidHand
+from scoring.record import HandRecord, Meld
+from scoring.rulesets.base import OptionSpec, Ruleset, WallBreak
+from scoring.rulesets.shandong import settle, table
+from scoring.rulesets.shandong.evaluator import evaluate
+from scoring.rulesets.shandong.options import OPTIONS
+from scoring.rulesets.shandong.shapes import readings
+from scoring.rulesets.shandong.validate import validate
+from scoring.settlement import Item, Settlement, Transfer
+
+
+class ShandongRuleset(Ruleset):
+    name = "shandong"
+    title = "山东麻将"
+    options: tuple[OptionSpec, ...] = OPTIONS
+
+    def validate(self, record: HandRecord) -> None:
+        validate(record, self.resolve_options(record.options))
+
+    def score(self, record: HandRecord) -> Settlement:
+        opts = self.resolve_options(record.options)
+        validate(record, opts)
+        scores = []
+        transfers: list[Transfer] = []
+        for win in record.wins:
+            value = evaluate(record, win, opts)
+            score = value.to_score()
+            liable = settle.chengbao_payer(record, win.seat)
+            if liable is not None:
+                score.items.append(Item("承包", liable, "seat",
+                                        f"{settle.CHENGBAO_CLAIMS}+ claims on seat {liable}'s "
+                                        "discards: it pays all this win collects"))
+                score.details["chengbao_payer"] = liable
+            scores.append(score)
+            transfers += settle.win_transfers(record, win, value.share)
+        items: list[Item] = []
+        k = settle.next_streak(record)
+        if record.outcome == "draw":
+            items.append(Item("荒庄", k, "count", "drawn hand: nobody pays; streak +1"))
+        return Settlement(ruleset=self.name, outcome=record.outcome,
+                          payments=Settlement.payments_from(transfers), wins=scores,
+                          next_dealer=settle.next_dealer(record),
+                          context={"huangzhuang_streak": k}, transfers=transfers, items=items)
+
+    def wall_break(self, dealer: int, rolls: Sequence[tuple[int, int]],
+                   options: Mapping[str, Any]) -> WallBreak:
+        return table.wall_break(dealer, rolls)
+
+    def escape_penalty(self, leaver: int, flower_points: int,
+                       options: Mapping[str, Any]) -> list[Transfer]:
+        opts = self.resolve_options(options)
+        return table.escape_transfers(leaver, flower_points, opts["base"], opts["escape_split"])
+
+    def is_winning_hand(self, concealed: list[int], melds: tuple[Meld, ...],
+                        options: Mapping[str, Any], context: Mapping[str, Any]) -> bool:
+        opts = self.resolve_options(options)
+        try:
+            return bool(readings(concealed, melds, opts["qidui_four_of_a_kind"]))
+        except InvalidHand:
+            return False

@@ -1,0 +1,67 @@
+"""What Shandong forbids in a record that the core format allows; each error names the field."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.errors import InvalidHand, RecordError
+from scoring.record import HandRecord, Win
+from scoring.rulesets.shandong.shapes import winning_readings
+from scoring.tiles import TILE_NAMES
+
+
+def validate(record: HandRecord, options: Mapping[str, Any]) -> None:
+    for i, win in enumerate(record.wins):
+        where = f"wins[{i}]"
+        _check_minglou(record, win, where)
+        _check_first_turn(record, win, where)
+        _check_replacement(record, win, where)
+        _check_rob(record, win, where)
+        seat = record.seats[win.seat]
+        winning_readings(seat.concealed, seat.melds, options["qidui_four_of_a_kind"],
+                         where=f"seats[{win.seat}]")
+
+
+def _check_minglou(record: HandRecord, win: Win, where: str) -> None:
+    if record.seats[win.seat].declared == "minglou" and not win.is_self_draw:
+        how = "on a discard" if win.by == "discard" else "by 抢杠"
+        raise InvalidHand(f"seat {win.seat} declared 明楼 and may win only by self-draw, "
+                          f"not {how}", f"{where}.by", reason="minglou_not_self_draw")
+
+
+def _check_first_turn(record: HandRecord, win: Win, where: str) -> None:
+    if not win.first_turn:
+        return
+    if win.seat == record.dealer and not win.is_self_draw:
+        raise RecordError("the dealer's first-turn win (天和) is its dealt hand, so it is "
+                          "self-drawn", f"{where}.first_turn")
+    for k, seat in enumerate(record.seats):
+        if seat.is_open:
+            raise RecordError(f"a first-turn win (天和/地和) comes before any claim, but "
+                              f"seat {k} shows a claimed meld", f"{where}.first_turn")
+
+
+def _check_replacement(record: HandRecord, win: Win, where: str) -> None:
+    seat = record.seats[win.seat]
+    if win.replacement == "kong" and not any(m.is_kong for m in seat.melds):
+        raise RecordError("a win on a kong's replacement tile needs a kong among the "
+                          "winner's melds", f"{where}.replacement")
+    if win.replacement == "flower" and not seat.flowers:
+        raise RecordError("a win on a flower's replacement tile needs a flower among the "
+                          "winner's flowers", f"{where}.replacement")
+    fed = win.kong_fed_by
+    if fed is not None and not any(m.type == "exposed_kong" and m.from_seat == fed
+                                   for m in seat.melds):
+        raise RecordError(f"杠爆 needs an exposed_kong claimed from seat {fed} among the "
+                          "winner's melds", f"{where}.kong_fed_by")
+
+
+def _check_rob(record: HandRecord, win: Win, where: str) -> None:
+    if win.by != "rob_kong":
+        return
+    assert win.from_seat is not None
+    robbed = record.seats[win.from_seat]
+    if not any(m.type == "pung" and m.kind == win.tile for m in robbed.melds):
+        raise RecordError(f"抢杠 robs only a 补杠: seat {win.from_seat} must show the pung of "
+                          f"{TILE_NAMES[win.tile]} it was adding to", f"{where}.from")
