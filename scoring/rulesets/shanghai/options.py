@@ -3,11 +3,14 @@
 from scoring.rulesets.base import OptionSpec
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("base", 2, "底: base value for 碰碰胡 and 混一色 (底 + 花)"),
+    OptionSpec("base", 2,
+               "底: base value for 碰碰胡 and 混一色 (底 + 花); also the escape penalty"),
     OptionSpec("le", 10, "points in one 勒子"),
-    OptionSpec("dadiaoche_counts_concealed_kong", True, "大吊车: a 暗杠 counts as a laid-down meld"),
-    OptionSpec("hand_cap_le", 5, "no player pays more than this many 勒子 for one hand"),
+    OptionSpec("dadiaoche_counts_concealed_kong", True,
+               "大吊车: a 暗杠 counts as a laid-down meld"),
+    OptionSpec("hand_cap_le", 5,
+               "no player pays more than this many 勒子 for one hand (0: no hand cap)"),
     OptionSpec("multi_win_dealer", "nearest_winner",
-               "next dealer after 一炮多响: the winner nearest the discarder, or that winner's 下家",
-               choices=("nearest_winner", "nearest_winner_next")),
+               "next dealer after 一炮多响: the winner nearest the discarder, or that winner's "
+               "下家", choices=("nearest_winner", "nearest_winner_next")),
 )

@@ -1,0 +1,96 @@
+"""One share U for one winner: pattern, 底 + 花, floor, multipliers and the per-share cap.
+
+This module owns the order of the steps and the choice between patterns (spec "Value of one
+share"); the fans are simple checks. A hand that meets several patterns takes the one whose
+share is largest, a tie going to the higher-ranked pattern (混碰 over 碰碰胡, 风碰 over 风一色).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.errors import InvalidHand
+from scoring.record import Context
+from scoring.rulesets.shanghai.fans import FLOORS, MULTIPLIERS, PATTERNS, MenQing, Pattern
+from scoring.rulesets.shanghai.fans.flowers import flower_items
+from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.settlement import Item
+
+ALLOWED = "碰碰胡, 混一色, 清一色, 混碰, 清碰, 风一色, 风碰, 八花齐"
+
+
+@dataclass
+class ShareResult:
+    """The working of one share, as a referee would write it."""
+
+    pattern: str
+    share: int
+    items: list[Item]
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def qualifying_patterns(hand: WinFacts) -> list[type[Pattern]]:
+    return [p for p in PATTERNS if p.is_condition_met(hand)]
+
+
+def refusal(hand: WinFacts) -> str:
+    """Why a hand with no Shanghai pattern does not win."""
+    if hand.is_seven_pairs:
+        return f"七对 (seven pairs) does not win in Shanghai; only {ALLOWED}"
+    if hand.has_shape:
+        return f"a plain hand (平胡) does not win in Shanghai; only {ALLOWED}"
+    return f"not a winning shape; only {ALLOWED} win in Shanghai"
+
+
+def evaluate(hand: WinFacts, options: Mapping[str, Any], context: Context) -> ShareResult:
+    """The highest share this win is worth; raises :class:`InvalidHand` when nothing qualifies."""
+    candidates = qualifying_patterns(hand)
+    if not candidates:
+        raise InvalidHand(refusal(hand), f"seats[{hand.seat}]", reason="no_pattern")
+    results = [_share_for(p, hand, options, context) for p in candidates]
+    best = max(range(len(results)), key=lambda i: (results[i].share, candidates[i].rank))
+    return results[best]
+
+
+def _share_for(pattern: type[Pattern], hand: WinFacts, options: Mapping[str, Any],
+               context: Context) -> ShareResult:
+    le = int(options["le"])
+    items: list[Item] = []
+    if pattern.le is None:
+        base = int(options["base"])
+        flowers = flower_items(hand)
+        hua = sum(int(i.value) for i in flowers)
+        items.append(Item("底", base, "point"))
+        items.extend(flowers)
+        value = base + hua
+        items.append(Item(pattern.name, value, "point",
+                          f"{pattern.gloss}; 底 {base} + 花 {hua} = {value}"))
+    else:
+        value = pattern.le * le
+        items.append(Item(pattern.name, pattern.le, "le", f"{pattern.gloss}; = {value} points"))
+    floors = [f for f in FLOORS if f.is_condition_met(hand, options)]
+    for f in floors:
+        raised = max(value, f.le * le)
+        items.append(Item(f.name, f.le, "le",
+                          f"{f.gloss}; at least 1 勒子: {value} -> {raised}"))
+        value = raised
+    cap_base = pattern.cap_base
+    cap_doublings = 0
+    for m in MULTIPLIERS:
+        if m.is_condition_met(hand, context):
+            value *= m.factor
+            items.append(Item(m.name, m.factor, "x", m.gloss))
+            if m is MenQing:
+                cap_base = max(cap_base, 2)
+            if m.raises_cap:
+                cap_doublings += 1
+    cap = cap_base * 2 ** cap_doublings * le
+    share = min(value, cap)
+    items.append(Item("勒子封顶", cap, "cap",
+                      f"cap {cap_base} 勒 × 2^{cap_doublings} = {cap} points; "
+                      f"value {value} -> share {share}"))
+    details = {"value": value, "cap": cap,
+               "floors": [f.name for f in floors]}
+    return ShareResult(pattern.name, share, items, details)

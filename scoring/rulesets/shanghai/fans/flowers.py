@@ -1,0 +1,74 @@
+"""花 (flower points) for the winner, used by 碰碰胡 and 混一色 (底 + 花).
+
+One class per source; the points per meld type sit in a class attribute so the table in the spec
+can be read off the code.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.settlement import Item
+from scoring.tiles import TILE_NAMES, is_dragon, is_suit, is_wind
+
+
+class FlowerSource:
+    name: ClassVar[str]
+    points: ClassVar[dict[str, int]]  # by meld type, "triplet" for a 刻 (pung or concealed)
+
+    @classmethod
+    def matches(cls, tile: int) -> bool:
+        raise NotImplementedError
+
+
+class SuitKong(FlowerSource):
+    name = "数牌杠"
+    points: ClassVar[dict[str, int]] = {"exposed_kong": 1, "added_kong": 1, "concealed_kong": 2}
+
+    @classmethod
+    def matches(cls, tile: int) -> bool:
+        return is_suit(tile)
+
+
+class WindSet(FlowerSource):
+    name = "风牌"
+    points: ClassVar[dict[str, int]] = {
+        "triplet": 1, "exposed_kong": 2, "added_kong": 2, "concealed_kong": 3}
+
+    @classmethod
+    def matches(cls, tile: int) -> bool:
+        return is_wind(tile)
+
+
+class DragonSet(FlowerSource):
+    name = "箭牌"
+    points: ClassVar[dict[str, int]] = {
+        "triplet": 2, "exposed_kong": 3, "added_kong": 3, "concealed_kong": 4}
+
+    @classmethod
+    def matches(cls, tile: int) -> bool:
+        return is_dragon(tile)
+
+
+FLOWER_SOURCES: tuple[type[FlowerSource], ...] = (SuitKong, WindSet, DragonSet)
+BONUS_FLOWER = 1  # each 春夏秋冬梅兰竹菊
+
+_KIND_NAMES = {"triplet": "刻", "exposed_kong": "明杠", "added_kong": "补杠",
+               "concealed_kong": "暗杠"}
+
+
+def flower_items(hand: WinFacts) -> list[Item]:
+    """Every 花 the winner earns, one item per flower or set."""
+    items = [Item("花", BONUS_FLOWER, "hua", f"bonus flower {TILE_NAMES[f]}")
+             for f in hand.flowers]
+    sets: list[tuple[int, str]] = []
+    for m in hand.melds:
+        sets.append((m.kind, "triplet" if m.type == "pung" else m.type))
+    sets.extend((t, "triplet") for t in hand.concealed_triplets())
+    for tile, kind in sets:
+        for source in FLOWER_SOURCES:
+            if source.matches(tile) and kind in source.points:
+                items.append(Item(f"{source.name}{_KIND_NAMES[kind]}", source.points[kind], "hua",
+                                  f"{TILE_NAMES[tile]} {kind.replace('_', ' ')}"))
+    return items

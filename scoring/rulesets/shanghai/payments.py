@@ -1,0 +1,114 @@
+"""Who pays whom for one Shanghai hand: shares, 承包 extras, the 5勒 hand cap, dealer, 荒番.
+
+Transfers are built in three layers a referee can follow: the normal payment of each win (自摸,
+点炮, 抢杠), the 承包 extras, then one "5勒封顶" refund per (capped payer, winner) that brings a
+payer's total down to the hand cap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.record import HandRecord
+from scoring.rulesets.shanghai.contracts import partners
+from scoring.settlement import Item, Transfer
+
+
+def win_transfers(record: HandRecord, shares: Mapping[int, int]) -> list[Transfer]:
+    """Normal payments and 承包 extras for every winner, before the hand cap."""
+    out: list[Transfer] = []
+    winners = set(record.winners)
+    for w in record.wins:
+        u = shares[w.seat]
+        if w.by == "self_draw":
+            label = "八花齐" if w.tile >= 34 else ("杠开" if w.replacement else "自摸")
+            out.extend(Transfer(p, w.seat, u, f"{label}: U") for p in range(4) if p != w.seat)
+        elif w.by == "discard":
+            out.append(Transfer(w.from_seat, w.seat, u, "点炮: U"))  # type: ignore[arg-type]
+        else:
+            out.append(Transfer(w.from_seat, w.seat, 3 * u,  # type: ignore[arg-type]
+                                "抢杠: robbed player pays 3U"))
+        for partner, n in sorted(partners(record, w.seat).items()):
+            times = f" × {n} contracts" if n > 1 else ""
+            if partner in winners:
+                # the partner won on the same discard; a winner pays nothing this hand
+                if w.by == "discard" and not record.seats[w.from_seat].ready:  # type: ignore
+                    out.append(Transfer(w.from_seat, w.seat, n * u,  # type: ignore[arg-type]
+                                        f"承包: discarder not ready, dealt in to both parties, "
+                                        f"pays 2U{times}"))
+                continue
+            if w.by == "self_draw":
+                out.append(Transfer(partner, w.seat, 2 * n * u, f"承包: partner +2U on self-draw"
+                                    f"{times}"))
+            elif w.by == "rob_kong":
+                out.append(Transfer(partner, w.seat, 3 * n * u, f"承包: partner +3U on 抢杠"
+                                    f"{times}"))
+            elif w.from_seat == partner:
+                out.append(Transfer(partner, w.seat, n * u, f"承包: partner discarded, +1U"
+                                    f"{times}"))
+            elif record.seats[w.from_seat].ready:  # type: ignore[index]
+                out.append(Transfer(partner, w.seat, n * u, f"承包: discarder ready, partner "
+                                    f"pays U{times}"))
+            else:
+                out.append(Transfer(w.from_seat, w.seat, n * u,  # type: ignore[arg-type]
+                                    f"承包: discarder not ready, pays the partner's U{times}"))
+    return out
+
+
+def apply_hand_cap(transfers: list[Transfer], cap: int) -> tuple[list[Transfer], list[Item]]:
+    """No payer pays more than ``cap`` in total; refunds are added as transfers back.
+
+    A capped payer's debt to each winner is cut in proportion and rounded down; the points left
+    over go one at a time to its winners in play order after the payer.
+    """
+    if cap <= 0:
+        return [], []
+    refunds: list[Transfer] = []
+    items: list[Item] = []
+    for payer in range(4):
+        owed = [0, 0, 0, 0]
+        for t in transfers:
+            if t.payer == payer:
+                owed[t.payee] += int(t.amount)
+        total = sum(owed)
+        if total <= cap:
+            continue
+        paid = [o * cap // total for o in owed]
+        order = [(payer + k) % 4 for k in range(1, 4) if owed[(payer + k) % 4] > 0]
+        left = cap - sum(paid)
+        i = 0
+        while left > 0:
+            paid[order[i % len(order)]] += 1
+            left -= 1
+            i += 1
+        parts = []
+        for payee in order:
+            if paid[payee] < owed[payee]:
+                refunds.append(Transfer(payee, payer, owed[payee] - paid[payee],
+                                        f"5勒封顶: seat {payer} pays at most {cap}"))
+            parts.append(f"to seat {payee} {owed[payee]} -> {paid[payee]}")
+        items.append(Item("5勒封顶", cap, "cap",
+                          f"seat {payer} owes {total} > {cap}: " + ", ".join(parts)))
+    return refunds, items
+
+
+def next_dealer(record: HandRecord, options: Mapping[str, Any]) -> int:
+    """The winner deals; a draw keeps the dealer; 一炮多响 per ``multi_win_dealer``."""
+    if record.outcome == "draw":
+        return record.dealer
+    if len(record.wins) == 1:
+        return record.wins[0].seat
+    source = record.wins[0].from_seat
+    assert source is not None
+    winners = set(record.winners)
+    nearest = next((source + k) % 4 for k in range(1, 4) if (source + k) % 4 in winners)
+    if options["multi_win_dealer"] == "nearest_winner_next":
+        return (nearest + 1) % 4
+    return nearest
+
+
+def next_huangfan(record: HandRecord) -> int:
+    """荒番 counter for the next hand: +1 after a draw, -1 (not below 0) after a win."""
+    h = record.context.huangfan
+    return h + 1 if record.outcome == "draw" else max(0, h - 1)

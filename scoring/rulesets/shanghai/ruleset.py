@@ -1,0 +1,81 @@
+"""The Shanghai ruleset (shared/rules/shanghai.md): special hands only, 勒子 caps, 承包."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.errors import InvalidHand
+from scoring.record import HandRecord, Meld, Win
+from scoring.rulesets.base import Ruleset, WallBreak
+from scoring.rulesets.shanghai import payments, table
+from scoring.rulesets.shanghai.contracts import contracts
+from scoring.rulesets.shanghai.evaluator import ShareResult, evaluate, qualifying_patterns
+from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.shanghai.options import OPTIONS
+from scoring.settlement import Item, Settlement, Transfer, WinScore
+from scoring.tiles import TILE_NAMES
+
+
+class ShanghaiRuleset(Ruleset):
+    name = "shanghai"
+    title = "上海麻将"
+    options = OPTIONS
+
+    def validate(self, record: HandRecord) -> None:
+        """Refuse a win with no Shanghai pattern, and a 抢杠 of anything but a 补杠."""
+        opts = self.resolve_options(record.options)
+        for i, w in enumerate(record.wins):
+            if w.by == "rob_kong":
+                robbed = record.seats[w.from_seat]  # type: ignore[index]
+                if not any(m.type == "pung" and m.kind == w.tile for m in robbed.melds):
+                    raise InvalidHand(
+                        f"only a 补杠 can be robbed (抢杠): seat {w.from_seat} has no pung of "
+                        f"{TILE_NAMES[w.tile]} to add to", f"wins[{i}].from", reason="rob_kong")
+            evaluate(WinFacts.of(record, w), opts, record.context)
+
+    def score(self, record: HandRecord) -> Settlement:
+        opts = self.resolve_options(record.options)
+        huangfan = payments.next_huangfan(record)
+        if record.outcome == "draw":
+            return Settlement(
+                ruleset=self.name, outcome="draw", payments=[0, 0, 0, 0], wins=[],
+                next_dealer=record.dealer, context={"huangfan": huangfan},
+                items=[Item("和局", 0, "point",
+                            f"drawn hand: nobody pays, 荒番 {record.context.huangfan} -> "
+                            f"{huangfan}, dealer stays")])
+        results: dict[int, ShareResult] = {
+            w.seat: evaluate(WinFacts.of(record, w), opts, record.context) for w in record.wins}
+        shares = {seat: r.share for seat, r in results.items()}
+        transfers = payments.win_transfers(record, shares)
+        le = int(opts["le"])
+        refunds, cap_items = payments.apply_hand_cap(transfers, int(opts["hand_cap_le"]) * le)
+        transfers = transfers + refunds
+        wins = [WinScore(seat=s, pattern=r.pattern, items=r.items, share=r.share,
+                         details=r.details) for s, r in results.items()]
+        return Settlement(
+            ruleset=self.name, outcome="win",
+            payments=Settlement.payments_from(transfers), wins=wins,
+            next_dealer=payments.next_dealer(record, opts),
+            context={"huangfan": huangfan}, transfers=transfers, items=cap_items,
+            details={"contracts": [c.to_json() for c in contracts(record)]})
+
+    def is_winning_hand(self, concealed: list[int], melds: tuple[Meld, ...],
+                        options: Mapping[str, Any], context: Mapping[str, Any]) -> bool:
+        """A 14-tile hand that makes one of the Shanghai patterns (八花齐 is not a shape)."""
+        if not concealed or len(concealed) + 3 * len(melds) != 14:
+            return False
+        win = Win(seat=0, tile=concealed[-1], by="self_draw")
+        hand = WinFacts(0, tuple(concealed), melds, (), win)
+        return bool(qualifying_patterns(hand))
+
+    def wall_break(self, dealer: int, rolls: Sequence[tuple[int, int]],
+                   options: Mapping[str, Any]) -> WallBreak:
+        return table.wall_break(dealer, rolls)
+
+    def escape_penalty(self, leaver: int, flower_points: int,
+                       options: Mapping[str, Any]) -> list[Transfer]:
+        """One 底 from the leaver, 75% of it shared by the other three (see
+        :func:`table.escape_penalty`); flowers do not matter here. The match engine also resets
+        the 荒番 counter to 0 when a player leaves."""
+        return table.escape_penalty(leaver, self.resolve_options(options))
