@@ -1,0 +1,97 @@
+"""Small ONNX models built in the test, so letterbox, decoding, NMS and classifier batching are
+checked exactly, independent of any trained weights."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def _save(graph: onnx.GraphProto, path: Path, meta: dict[str, str]) -> Path:
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    for k, v in meta.items():
+        entry = model.metadata_props.add()
+        entry.key, entry.value = k, v
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+    return path
+
+
+def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
+                   size: int = 640, n_anchors: int = 64) -> Path:
+    """A detector that ignores its input and outputs ``rows`` (cx, cy, w, h, class, score...).
+
+    Each row is ``(cx, cy, w, h, cls, score)`` or ``(cx, cy, w, h, scores...)`` with one score per
+    class; remaining anchors score 0. Output (1, 4 + nc, n_anchors), as ultralytics exports.
+    """
+    nc = len(names)
+    out = np.zeros((1, 4 + nc, n_anchors), np.float32)
+    for j, row in enumerate(rows):
+        out[0, :4, j] = row[:4]
+        if len(row) == 6:
+            out[0, 4 + int(row[4]), j] = row[5]
+        else:
+            out[0, 4:, j] = row[4:]
+    const = helper.make_node("Constant", [], ["c"], value=numpy_helper.from_array(out, "c"))
+    # depend on the input so the graph is a real function of it: out = c + 0 * mean(images)
+    mean = helper.make_node("ReduceMean", ["images"], ["m"], keepdims=0)
+    zero = helper.make_node("Constant", [], ["z"],
+                            value=numpy_helper.from_array(np.zeros((), np.float32), "z"))
+    mul = helper.make_node("Mul", ["m", "z"], ["mz"])
+    add = helper.make_node("Add", ["c", "mz"], ["output0"])
+    graph = helper.make_graph(
+        [const, mean, zero, mul, add], "fixed_detector",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, size, size])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 4 + nc, n_anchors])])
+    meta = {"names": repr(dict(enumerate(names))), "imgsz": f"[{size}, {size}]",
+            "stride": "32", "task": "detect"}
+    return _save(graph, path, meta)
+
+
+def centre_pixel_classifier(path: Path, names: list[str], size: int = 64,
+                            batch: int | str = "batch") -> Path:
+    """A classifier whose answer is written in the crop: class ``round(R * (nc - 1))`` where R
+    is the red value (0..1) of the crop's centre pixel; output softmax probabilities (B, nc)."""
+    nc = len(names)
+    c = size // 2
+    nodes = [
+        helper.make_node("Constant", [], ["starts"],
+                         value=numpy_helper.from_array(np.array([0, c, c], np.int64), "s")),
+        helper.make_node("Constant", [], ["ends"],
+                         value=numpy_helper.from_array(np.array([1, c + 1, c + 1], np.int64),
+                                                       "e")),
+        helper.make_node("Constant", [], ["axes"],
+                         value=numpy_helper.from_array(np.array([1, 2, 3], np.int64), "a")),
+        helper.make_node("Slice", ["images", "starts", "ends", "axes"], ["px"]),
+        helper.make_node("Constant", [], ["shape"],
+                         value=numpy_helper.from_array(np.array([-1, 1], np.int64), "sh")),
+        helper.make_node("Reshape", ["px", "shape"], ["r"]),
+        helper.make_node("Constant", [], ["scale"],
+                         value=numpy_helper.from_array(np.array(nc - 1, np.float32), "k")),
+        helper.make_node("Mul", ["r", "scale"], ["rk"]),
+        helper.make_node("Constant", [], ["ar"],
+                         value=numpy_helper.from_array(np.arange(nc, dtype=np.float32)[None],
+                                                       "ar")),
+        helper.make_node("Sub", ["rk", "ar"], ["d"]),
+        helper.make_node("Mul", ["d", "d"], ["d2"]),
+        helper.make_node("Constant", [], ["sharp"],
+                         value=numpy_helper.from_array(np.array(-4.0, np.float32), "n")),
+        helper.make_node("Mul", ["d2", "sharp"], ["logits"]),
+        helper.make_node("Softmax", ["logits"], ["output0"], axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "centre_pixel_classifier",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [batch, 3, size, size])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [batch, nc])])
+    meta = {"names": repr(dict(enumerate(names))), "imgsz": f"[{size}, {size}]",
+            "task": "classify"}
+    return _save(graph, path, meta)
+
+
+def red_for_class(j: int, nc: int) -> int:
+    """The red value (0..255) that :func:`centre_pixel_classifier` reads as class ``j``."""
+    return round(j / (nc - 1) * 255)

@@ -1,0 +1,182 @@
+"""Letterbox, decoding, NMS, class mapping and classifier batching, on ONNX graphs built here."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext as does_not_raise
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from onnx_graphs import centre_pixel_classifier, fixed_detector, red_for_class
+
+from scoring.tiles import CLASS_NAMES, TILE_NAMES
+from vision.detections import TileDetections
+from vision.detector import Detector, letterbox, load_detector, nms
+from vision.labels import BACK_CLASS, name_to_class
+
+CLS_NAMES = [*TILE_NAMES, *(f"die{k}" for k in range(1, 7))]
+
+
+def test_letterbox_matches_ultralytics_padding() -> None:
+    image = np.full((720, 1280, 3), 7, np.uint8)
+    out, lb = letterbox(image, (640, 640))
+    assert out.shape == (640, 640, 3)
+    assert lb.ratio == 0.5 and (lb.pad_x, lb.pad_y) == (0, 140)
+    assert out[0, 0, 0] == 114 and out[320, 320, 0] == 7 and out[639, 0, 0] == 114
+    back = lb.to_image(np.array([[270, 295, 370, 345]], np.float32))
+    np.testing.assert_allclose(back, [[540, 310, 740, 410]])
+
+
+def test_nms_keeps_best_of_overlapping_boxes() -> None:
+    boxes = np.array([[0, 0, 10, 10], [1, 0, 11, 10], [20, 20, 30, 30], [0, 0, 10, 10]],
+                     np.float32)
+    scores = np.array([0.5, 0.9, 0.8, 0.1], np.float32)
+    assert nms(boxes, scores, 0.5).tolist() == [1, 2]
+    assert nms(boxes, scores, 0.95).tolist() == [1, 2, 0]  # identical boxes 0 and 3 still merge
+    assert nms(boxes, scores, 0.5, max_det=1).tolist() == [1]
+
+
+def test_nms_threshold_is_strict_above() -> None:
+    boxes = np.array([[0, 0, 10, 10], [5, 0, 15, 10]], np.float32)  # IoU 1/3
+    scores = np.array([0.9, 0.8], np.float32)
+    assert nms(boxes, scores, 0.34).tolist() == [0, 1]
+    assert nms(boxes, scores, 0.33).tolist() == [0]
+
+
+@pytest.mark.parametrize(("name", "expected", "context"), [
+    ("5p", (9 + 4, 0), does_not_raise()),
+    ("chun", (31, 0), does_not_raise()),
+    ("tou", (27, 0), does_not_raise()),
+    ("haku", (33, 0), does_not_raise()),
+    ("f8", (41, 0), does_not_raise()),
+    ("die", (42, 0), does_not_raise()),
+    ("die4", (42, 4), does_not_raise()),
+    ("tile", (-1, 0), does_not_raise()),
+    ("tile_back", (BACK_CLASS, 0), does_not_raise()),
+    ("joker", None, pytest.raises(ValueError, match="joker")),
+    ("die9", None, pytest.raises(ValueError, match="die9")),
+])
+def test_class_names(name: str, expected: tuple[int, int] | None, context) -> None:
+    with context:
+        assert name_to_class(name) == expected
+
+
+def test_single_stage_decoding_maps_boxes_to_original_pixels(tmp_path: Path) -> None:
+    names = list(CLASS_NAMES)
+    scores = np.zeros(len(names), np.float32)
+    scores[13], scores[14] = 0.9, 0.3  # 5p, with 6p as runner-up
+    rows = [
+        (320, 320, 100, 50, *scores),
+        (322, 320, 100, 50, 14, 0.6),   # overlapping 6p: suppressed (class-agnostic NMS)
+        (100, 200, 40, 60, 42, 0.7),    # a die
+        (500, 500, 40, 60, 0, 0.1),     # below the threshold
+    ]
+    det = Detector(fixed_detector(tmp_path / "d.onnx", names, rows), conf=0.25, read_dice=False)
+    image = np.zeros((720, 1280, 3), np.uint8)
+    out = det.detect(image)
+    assert out.labels == ["5p", "die"]
+    np.testing.assert_allclose(out.xyxy[0], [540, 310, 740, 410], atol=1e-3)
+    np.testing.assert_allclose(out.confidence, [0.9, 0.7], atol=1e-6)
+    assert out.topk_ids[0, 0] == 13 and out.topk_ids[0, 1] == 14  # the runner-up is kept
+    assert out.topk_probs[0, 0] > out.topk_probs[0, 1] > 0
+    assert not det.two_stage
+
+
+def test_conf_argument_overrides_threshold(tmp_path: Path) -> None:
+    rows = [(320, 320, 100, 50, 0, 0.3)]
+    det = Detector(fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), rows), read_dice=False)
+    image = np.zeros((640, 640, 3), np.uint8)
+    assert len(det.detect(image)) == 1
+    assert len(det.detect(image, conf=0.5)) == 0
+
+
+def test_riichi_named_reference_model_reads_in_project_classes(tmp_path: Path) -> None:
+    names = ["1m", "1p", "chun", "tou"]
+    rows = [(100, 100, 30, 40, 2, 0.8), (300, 100, 30, 40, 3, 0.8)]
+    det = Detector(fixed_detector(tmp_path / "d.onnx", names, rows), read_dice=False)
+    assert det.detect(np.zeros((640, 640, 3), np.uint8)).labels == ["C", "E"]
+
+
+def _two_stage(tmp_path: Path, rows, batch: int | str = "batch") -> Detector:
+    d = fixed_detector(tmp_path / "d.onnx", ["tile", "die", "tile_back"], rows)
+    c = centre_pixel_classifier(tmp_path / "c.onnx", CLS_NAMES, batch=batch)
+    return Detector(d, c, read_dice=False)
+
+
+def _scene_for(rows, classes: list[int]) -> np.ndarray:
+    """A 640x640 frame where each box is filled with the red value that names its class."""
+    image = np.zeros((640, 640, 3), np.uint8)
+    for (cx, cy, w, h, *_), j in zip(rows, classes, strict=True):
+        image[int(cy - h / 2):int(cy + h / 2), int(cx - w / 2):int(cx + w / 2), 2] = \
+            red_for_class(j, len(CLS_NAMES))
+    return image
+
+
+@pytest.mark.parametrize("batch", ["batch", 1, 4])
+def test_two_stage_classifies_every_crop_in_batches(tmp_path: Path, batch) -> None:
+    rows = [(40 + 60 * i, 100, 40, 56, 0, 0.8) for i in range(9)]
+    rows.append((300, 400, 40, 40, 1, 0.9))  # a die, read by the classifier as die5
+    rows.append((500, 400, 40, 56, 2, 0.9))  # a face-down tile: not classified
+    classes = [0, 4, 9, 13, 27, 31, 33, 35, 41, 42 + 4, 0]
+    det = _two_stage(tmp_path, rows, batch)
+    out = det.detect(_scene_for(rows, classes))
+    assert det.two_stage
+    by_x = out[np.argsort(out.center[:, 0] + 1000 * out.center[:, 1])]
+    assert by_x.labels == ["1m", "5m", "1p", "5p", "E", "C", "P", "f2", "f8", "die", "back"]
+    assert by_x.face.tolist() == [0] * 9 + [5, 0]
+    assert (by_x.topk_probs[:9, 0] > 0.9).all()
+    assert by_x.topk_ids.shape[1] == 5
+
+
+def test_coarse_detector_without_classifier_is_a_clear_error(tmp_path: Path) -> None:
+    d = fixed_detector(tmp_path / "d.onnx", ["tile", "die"], [])
+    with pytest.raises(FileNotFoundError, match="needs the crop classifier"):
+        Detector(d, tmp_path / "missing.onnx")
+
+
+def test_missing_and_corrupt_models_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no detector model"):
+        load_detector(tmp_path)
+    (tmp_path / "detector.onnx").write_bytes(b"not a model")
+    with pytest.raises(ValueError, match="not a loadable ONNX model"):
+        load_detector(tmp_path)
+
+
+def test_bad_image_is_a_clear_error(tmp_path: Path) -> None:
+    det = Detector(fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), []))
+    with pytest.raises(ValueError, match="BGR uint8"):
+        det.detect(np.zeros((10, 10), np.uint8))
+
+
+@pytest.mark.parametrize(("kwargs", "context"), [
+    ({}, does_not_raise()),
+    ({"confidence": np.zeros(3)}, pytest.raises(ValueError, match="confidence")),
+    ({"role": np.array(["hand", "sky"])}, pytest.raises(ValueError, match="sky")),
+    ({"topk_ids": np.zeros((2, 3)), "topk_probs": np.zeros((2, 2))},
+     pytest.raises(ValueError, match="topk_probs")),
+])
+def test_tile_detections_validate_shapes(kwargs, context) -> None:
+    base = {"xyxy": np.zeros((2, 4)), "confidence": np.ones(2), "class_id": np.array([0, 5])}
+    with context:
+        TileDetections(**{**base, **kwargs})
+
+
+def test_tile_detections_mask_and_merge() -> None:
+    d = TileDetections(xyxy=np.arange(12).reshape(3, 4), confidence=[0.1, 0.5, 0.9],
+                       class_id=[1, 42, 3], data={"track": np.array([7, 8, 9])})
+    kept = d[d.confidence > 0.2]
+    assert kept.class_id.tolist() == [42, 3] and kept.data["track"].tolist() == [8, 9]
+    assert d[d.is_die].labels == ["die"]
+    merged = TileDetections.merge([kept, d[0]])
+    assert len(merged) == 3 and merged.data["track"].tolist() == [8, 9, 7]
+
+
+def test_crop_cut_from_full_resolution_frame(tmp_path: Path) -> None:
+    """The classifier sees the original pixels, not the 640 letterboxed copy."""
+    rows = [(320, 320, 8, 8, 0, 0.9)]  # 8 px in the 640 input = 24 px in the 1920 frame
+    det = _two_stage(tmp_path, rows)
+    frame = np.zeros((1920, 1920, 3), np.uint8)
+    frame[950:970, 950:970, 2] = red_for_class(20, len(CLS_NAMES))  # only the centre 20 px
+    frame = cv2.GaussianBlur(frame, (1, 1), 0)
+    assert det.detect(frame).labels == [TILE_NAMES[20]]

@@ -1,0 +1,343 @@
+"""Run the shipped ONNX models on a frame and return :class:`TileDetections`.
+
+Two model designs are read from the ONNX metadata (ultralytics export: ``names``, ``imgsz``,
+``task``):
+
+- single-stage: the detector's classes are tile names (and ``die`` or ``die1``..``die6``);
+- two-stage: the detector finds coarse ``tile`` / ``die`` / ``tile_back`` boxes and a crop
+  classifier names each tile from a crop cut out of the full-resolution frame, in batches.
+
+Either way the top-k classes and probabilities of every tile are kept for the legal-reading repair.
+Model output is converted to project class ids only here, at the boundary.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.tiles import DIE_CLASS
+from vision.detections import TileDetections
+from vision.labels import ClassMap, class_map, parse_names
+
+DEFAULT_THREADS = 2
+LETTERBOX_FILL = 114
+CLASSIFIER_BATCH = 32
+
+
+def default_models_dir() -> Path:
+    """``$MJTABLE_MODELS`` or the repository's ``models/`` folder."""
+    env = os.environ.get("MJTABLE_MODELS")
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "models"
+
+
+# ---------------------------------------------------------------- geometry helpers
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How an image was fitted into the square model input: ``input = image * ratio + pad``."""
+
+    ratio: float
+    pad_x: float
+    pad_y: float
+    width: int
+    height: int
+
+    def to_image(self, xyxy: np.ndarray) -> np.ndarray:
+        """(N, 4) boxes in model-input pixels back to original-image pixels, clipped."""
+        out = (xyxy - np.array([self.pad_x, self.pad_y] * 2, np.float32)) / self.ratio
+        out[:, 0::2] = out[:, 0::2].clip(0, self.width)
+        out[:, 1::2] = out[:, 1::2].clip(0, self.height)
+        return out
+
+
+def letterbox(image: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Letterbox]:
+    """Resize keeping the aspect ratio and pad to ``size`` (h, w) with grey, as ultralytics does.
+
+    Returns the padded BGR image and the :class:`Letterbox` that maps boxes back.
+    """
+    h, w = image.shape[:2]
+    th, tw = size
+    r = min(th / h, tw / w)
+    nw, nh = round(w * r), round(h * r)
+    dw, dh = (tw - nw) / 2, (th - nh) / 2
+    if (nw, nh) != (w, h):
+        image = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    top, bottom = round(dh - 0.1), round(dh + 0.1)
+    left, right = round(dw - 0.1), round(dw + 0.1)
+    out = cv2.copyMakeBorder(image, top, bottom, left, right, cv2.BORDER_CONSTANT,
+                             value=(LETTERBOX_FILL,) * 3)
+    return out, Letterbox(ratio=r, pad_x=left, pad_y=top, width=w, height=h)
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in ``a`` (N, 4) with every box in ``b`` (M, 4): an (N, M) array."""
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod((rb - lt).clip(0), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def nms(xyxy: np.ndarray, scores: np.ndarray, iou: float, max_det: int = 300) -> np.ndarray:
+    """Greedy non-maximum suppression: indices kept, best score first.
+
+    A box is dropped when its IoU with a kept, better box is above ``iou``.
+    """
+    order = np.argsort(-scores, kind="stable")
+    keep: list[int] = []
+    while order.size and len(keep) < max_det:
+        i = int(order[0])
+        keep.append(i)
+        if order.size == 1:
+            break
+        rest = order[1:]
+        order = rest[box_iou(xyxy[i:i + 1], xyxy[rest])[0] <= iou]
+    return np.array(keep, dtype=np.int64)
+
+
+def to_tensor(images_bgr: Sequence[np.ndarray]) -> np.ndarray:
+    """BGR uint8 images of one size to an (B, 3, H, W) float32 RGB 0..1 tensor."""
+    batch = np.stack(images_bgr)[..., ::-1]
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+
+
+# ---------------------------------------------------------------- ONNX model wrapper
+
+
+class OnnxModel:
+    """One onnxruntime session with its metadata, threads set for a small laptop CPU."""
+
+    def __init__(self, path: str | os.PathLike[str], threads: int = DEFAULT_THREADS) -> None:
+        import onnxruntime as ort
+
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise FileNotFoundError(f"no model file at {self.path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = max(1, threads)
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        try:
+            self.session = ort.InferenceSession(str(self.path), opts,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own types for a bad file
+            raise ValueError(f"{self.path}: not a loadable ONNX model ({exc})") from None
+        self.meta = dict(self.session.get_modelmeta().custom_metadata_map)
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        self.input_shape = list(inp.shape)
+        if len(self.input_shape) != 4:
+            raise ValueError(f"{self.path}: expected a 4-D image input, got {inp.shape}")
+        self.names = parse_names(self.meta.get("names"), str(self.path))
+        self.classes: ClassMap = class_map(self.names, str(self.path))
+        self.imgsz = self._imgsz()
+
+    def _imgsz(self) -> tuple[int, int]:
+        h, w = self.input_shape[2], self.input_shape[3]
+        if isinstance(h, int) and isinstance(w, int):
+            return h, w
+        raw = self.meta.get("imgsz")
+        if raw:
+            value = ast.literal_eval(raw)
+            if isinstance(value, int):
+                return value, value
+            return int(value[0]), int(value[-1])
+        raise ValueError(f"{self.path}: the input size is dynamic and metadata has no imgsz")
+
+    @property
+    def fixed_batch(self) -> int | None:
+        b = self.input_shape[0]
+        return b if isinstance(b, int) and b > 0 else None
+
+    def run(self, tensor: np.ndarray) -> np.ndarray:
+        return self.session.run(None, {self.input_name: tensor})[0]  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------- detector
+
+
+class Detector:
+    """Tiles and dice in a BGR frame, as :class:`TileDetections` in original-image pixels.
+
+    Args:
+        detector: path of the detection model (ultralytics detect export).
+        classifier: path of the crop classifier; required when the detector's classes are
+            coarse (``tile``), ignored otherwise.
+        conf: minimum detection score kept.
+        iou: NMS overlap above which the weaker box is dropped (class-agnostic: one tile,
+            one box).
+        topk: class alternatives kept per tile.
+        threads: onnxruntime intra-op threads (2 suits a 2-core laptop).
+        read_dice: read the top face of dice the models leave unread, by counting pips.
+    """
+
+    def __init__(self, detector: str | os.PathLike[str],
+                 classifier: str | os.PathLike[str] | None = None, *, conf: float = 0.25,
+                 iou: float = 0.5, topk: int = 5, threads: int = DEFAULT_THREADS,
+                 max_det: int = 300, read_dice: bool = True) -> None:
+        if not 0.0 <= conf <= 1.0:
+            raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
+        self.det = OnnxModel(detector, threads)
+        if self.det.meta.get("task", "detect") != "detect":
+            raise ValueError(f"{self.det.path}: task is {self.det.meta['task']!r}, "
+                             "expected a detect model")
+        self.cls: OnnxModel | None = None
+        if self.det.classes.is_coarse:
+            if classifier is None or not Path(classifier).is_file():
+                raise FileNotFoundError(
+                    f"{self.det.path} finds coarse classes {', '.join(self.det.names)} and needs "
+                    f"the crop classifier, but there is none at {classifier}")
+            self.cls = OnnxModel(classifier, threads)
+        self.conf, self.iou, self.topk, self.max_det = conf, iou, topk, max_det
+        self.read_dice = read_dice
+
+    @property
+    def two_stage(self) -> bool:
+        return self.cls is not None
+
+    def describe(self) -> str:
+        parts = [f"{self.det.path.name} ({len(self.det.names)} classes, "
+                 f"{self.det.imgsz[1]}x{self.det.imgsz[0]})"]
+        if self.cls is not None:
+            parts.append(f"{self.cls.path.name} ({len(self.cls.names)} classes, "
+                         f"{self.cls.imgsz[1]}x{self.cls.imgsz[0]})")
+        return " + ".join(parts)
+
+    def detect(self, image: np.ndarray, conf: float | None = None) -> TileDetections:
+        """Everything found in one BGR uint8 image (H, W, 3)."""
+        if image is None or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            shape = None if image is None else (image.shape, image.dtype)
+            raise ValueError(f"expected a BGR uint8 image (H, W, 3), got {shape}")
+        boxed, lb = letterbox(image, self.det.imgsz)
+        raw = self.det.run(to_tensor([boxed]))
+        dets = self.decode(raw, lb, self.conf if conf is None else conf)
+        if self.cls is not None:
+            dets = self.classify(image, dets)
+        if self.read_dice and len(dets):
+            from vision.dice import read_faces
+
+            dets = read_faces(image, dets)
+        return dets
+
+    def decode(self, raw: np.ndarray, lb: Letterbox, conf: float) -> TileDetections:
+        """Raw detector output (1, 4 + nc, N) to validated detections after NMS."""
+        nc = len(self.det.names)
+        pred = np.asarray(raw)
+        if pred.ndim == 3:
+            pred = pred[0]
+        if pred.ndim != 2 or 4 + nc not in pred.shape:
+            raise ValueError(f"{self.det.path}: output shape {np.shape(raw)} does not match "
+                             f"4 + {nc} classes")
+        if pred.shape[0] == 4 + nc and pred.shape[1] != 4 + nc:
+            pred = pred.T  # (N, 4 + nc)
+        scores = pred[:, 4:]
+        best = scores.max(axis=1)
+        keep = best >= conf
+        pred, scores, best = pred[keep], scores[keep], best[keep]
+        if len(pred) > 30 * self.max_det:
+            top = np.argsort(-best)[: 30 * self.max_det]
+            pred, scores, best = pred[top], scores[top], best[top]
+        cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+        xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+        idx = nms(xyxy, best, self.iou, self.max_det)
+        xyxy, scores, best = xyxy[idx], scores[idx], best[idx]
+        model_cls = scores.argmax(axis=1) if len(scores) else np.zeros(0, np.int64)
+        cmap = np.array(self.det.classes.class_id, np.int16)
+        faces = np.array(self.det.classes.face, np.int8)
+        k = min(self.topk, nc)
+        order = np.argsort(-scores, axis=1)[:, :k]
+        probs = np.take_along_axis(scores, order, axis=1)
+        probs = probs / np.maximum(scores.sum(axis=1, keepdims=True), 1e-9)
+        class_id = cmap[model_cls]
+        coarse = class_id < 0
+        return TileDetections(
+            xyxy=lb.to_image(xyxy.astype(np.float32)), confidence=best,
+            class_id=np.where(coarse, 0, class_id), topk_ids=cmap[order], topk_probs=probs,
+            face=faces[model_cls], data={"coarse": coarse})
+
+    def classify(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
+        """Name every coarse tile (and die) from its full-resolution crop, in batches."""
+        from vision.training.crops import CROP_PAD, crop_box
+
+        assert self.cls is not None
+        coarse = dets.data.get("coarse", np.zeros(len(dets), bool))
+        todo = np.flatnonzero(coarse | dets.is_die)
+        if not len(todo):
+            return dets
+        size = self.cls.imgsz[0]
+        crops = [crop_box(image, dets.xyxy[i], size=size, pad=CROP_PAD) for i in todo]
+        probs = self.classify_crops(crops)
+        cmap = np.array(self.cls.classes.class_id, np.int16)
+        cfaces = np.array(self.cls.classes.face, np.int8)
+        is_die_cls = cmap == DIE_CLASS
+        k = min(self.topk, probs.shape[1])
+        class_id, conf = dets.class_id.copy(), dets.confidence.copy()
+        face = dets.face.copy()
+        topk_ids = np.full((len(dets), k), -1, np.int16)
+        topk_probs = np.zeros((len(dets), k), np.float32)
+        topk_ids[:, 0], topk_probs[:, 0] = class_id, 1.0
+        for row, i in enumerate(todo):
+            p = probs[row]
+            if dets.is_die[i] and is_die_cls.any():
+                # a die box is only read as a die: the best face among the die classes
+                j = int(np.argmax(np.where(is_die_cls, p, -1.0)))
+                face[i] = cfaces[j]
+                conf[i] = dets.confidence[i] * p[j]
+                continue
+            order = np.argsort(-p)[:k]
+            j = int(order[0])
+            class_id[i], face[i] = cmap[j], cfaces[j]
+            conf[i] = dets.confidence[i] * p[j]
+            topk_ids[i], topk_probs[i] = cmap[order], p[order]
+        return dets.with_(class_id=class_id, confidence=conf, face=face, topk_ids=topk_ids,
+                          topk_probs=topk_probs,
+                          data={**dets.data, "coarse": np.zeros(len(dets), bool)})
+
+    def classify_crops(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """(B, nc) class probabilities of BGR crops of the classifier's size, batched."""
+        assert self.cls is not None
+        n = len(crops)
+        if n == 0:
+            return np.zeros((0, len(self.cls.names)), np.float32)
+        batch = self.cls.fixed_batch or CLASSIFIER_BATCH
+        tensor = to_tensor(crops)
+        outs = []
+        for start in range(0, n, batch):
+            chunk = tensor[start:start + batch]
+            if self.cls.fixed_batch and len(chunk) < batch:
+                chunk = np.concatenate([chunk, np.zeros((batch - len(chunk), *chunk.shape[1:]),
+                                                        np.float32)])
+            out = np.asarray(self.cls.run(chunk), np.float32).reshape(len(chunk), -1)
+            outs.append(out[: min(batch, n - start)])
+        probs = np.concatenate(outs)
+        if probs.shape[1] != len(self.cls.names):
+            raise ValueError(f"{self.cls.path}: output has {probs.shape[1]} classes, metadata "
+                             f"names {len(self.cls.names)}")
+        sums = probs.sum(axis=1)
+        if probs.min() < 0 or probs.max() > 1 or not np.allclose(sums, 1, atol=1e-2):
+            e = np.exp(probs - probs.max(axis=1, keepdims=True))  # logits: make probabilities
+            probs = e / e.sum(axis=1, keepdims=True)
+        return probs
+
+
+def load_detector(models_dir: str | os.PathLike[str] | None = None, **options: object) -> Detector:
+    """The shipped models: ``models/detector.onnx`` and, for a two-stage design,
+    ``models/classifier.onnx``. ``options`` go to :class:`Detector`."""
+    root = Path(models_dir) if models_dir is not None else default_models_dir()
+    det = root / "detector.onnx"
+    if not det.is_file():
+        raise FileNotFoundError(f"no detector model at {det}; train and export one "
+                                "(mjtable train) or set MJTABLE_MODELS to a folder holding "
+                                "detector.onnx")
+    cls = root / "classifier.onnx"
+    return Detector(det, cls if cls.is_file() else None, **options)  # type: ignore[arg-type]
