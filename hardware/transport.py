@@ -1,0 +1,32 @@
+"""Open a table's port by URL with pyserial: ``/dev/ttyUSB0``, ``COM3``, ``socket://h:p``,
+``rfc2217://h:p``, ``loop://``, ``spy://...`` and simulator paths all go through one call."""
+
+from __future__ import annotations
+
+import serial
+
+from hardware.errors import TableOffline
+
+#: Errors that mean "the cable or the device went away", as opposed to a protocol problem.
+LINK_ERRORS: tuple[type[BaseException], ...] = (serial.SerialException, OSError)
+
+
+def open_port(url: str, baudrate: int = 115200, read_timeout: float = 0.02) -> serial.SerialBase:
+    """Open ``url`` for binary I/O; raises ``TableOffline`` naming the URL if it cannot."""
+    if not url:
+        raise TableOffline("no table port given (use a device path or a URL like socket://h:p)")
+    try:
+        port = serial.serial_for_url(url, baudrate=baudrate, timeout=read_timeout,
+                                     write_timeout=1.0)
+    except ValueError as exc:
+        raise TableOffline(f"cannot open table port {url}: {exc}") from None
+    except LINK_ERRORS as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise TableOffline(f"cannot open table port {url}: {reason}") from None
+    return port
+
+
+def read_some(port: serial.SerialBase) -> bytes:
+    """What has arrived, waiting at most the port's read timeout for the first byte."""
+    waiting = port.in_waiting
+    return bytes(port.read(waiting if waiting else 1))
