@@ -6,11 +6,9 @@ import argparse
 import json
 from collections import Counter
 
-from scoring.engine import waits
-from scoring.errors import TileError
 from scoring.record import MELD_TYPES, Meld
-from scoring.rulesets.registry import get_ruleset
-from scoring.tiles import TILE_NAMES, format_tiles, next_in_cycle, parse_tiles, tile_from_name
+from scoring.tiles import TILE_NAMES, format_tiles, parse_tiles, tile_from_name
+from scoring.waiting import seat_waits, wildcards_for
 from ui.errors import CommandError
 
 _SHORT_TYPES = {"kong": "exposed_kong", "ckong": "concealed_kong", "akong": "added_kong"}
@@ -71,19 +69,13 @@ def run(args: argparse.Namespace) -> int:
         if n > 4:
             raise CommandError(f"{n} copies of {TILE_NAMES[t]}; the set has 4")
     context = {"indicator": indicator} if indicator is not None else {}
-    if args.ruleset:
-        ruleset = get_ruleset(args.ruleset)
-        options = ruleset.resolve_options({})
-        wild = ruleset.wildcards(options, context)
-        result = waits(concealed, wild, predicate=lambda hand: ruleset.is_winning_hand(
-            hand, melds, options, context))
-    else:
-        try:
-            wild = frozenset({next_in_cycle(indicator)}) if indicator is not None else frozenset()
-        except TileError as exc:
-            raise CommandError(str(exc)) from None
-        result = waits(concealed, wild, seven_pairs=not melds)
-    left = {t: 4 - shown[t] for t in result}
+    if indicator is not None and indicator >= 34:
+        raise CommandError("the indicator must be a playing tile")
+    found = seat_waits(concealed, melds, ruleset=args.ruleset, context=context,
+                       visible=[indicator] if indicator is not None else [])
+    result = [t for t, _ in found]
+    left = dict(found)
+    wild = wildcards_for(args.ruleset, {}, context)
     if args.json:
         print(json.dumps({"tiles": format_tiles(concealed),
                           "waits": [TILE_NAMES[t] for t in result],
