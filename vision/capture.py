@@ -1,0 +1,364 @@
+"""Frames from a webcam, a video file, an RTSP/HTTP stream or a folder of images, one interface.
+
+:func:`open_capture` picks the source from its description and starts a reader thread that feeds a
+bounded queue, so the caller never blocks on a camera: :meth:`Capture.read` waits at most its
+timeout. A live source (camera, stream) that drops out is reopened until ``reconnect_timeout``
+passes; every change is reported as a :class:`CaptureStatus`. Files are read without losing
+frames; live sources keep only the newest frames so the picture never lags.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+STREAM_PREFIXES = ("rtsp://", "rtsps://", "http://", "https://", "rtmp://", "udp://", "tcp://")
+
+
+class CaptureError(OSError):
+    """A source that cannot give frames: the message names the source and what happened."""
+
+
+class CaptureEnded(CaptureError):
+    """A finite source (video file, folder) has no more frames."""
+
+
+class CorruptImage(CaptureError):
+    """One image that cannot be decoded."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture and when it was taken.
+
+    ``timestamp`` is the wall-clock time (seconds since the epoch) the frame was grabbed;
+    ``position`` the time within a video file (seconds) or ``None`` for live sources and images.
+    """
+
+    image: np.ndarray  # BGR uint8 (H, W, 3)
+    index: int
+    timestamp: float
+    position: float | None = None
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class CaptureStatus:
+    """A change in the source: ``opened``, ``lost``, ``reconnected``, ``skipped``, ``ended`` or
+    ``failed``, with a sentence for the user."""
+
+    kind: str
+    message: str
+    timestamp: float
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """A BGR image from a file; clear errors for a missing, unreadable or corrupt file."""
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"{p}: no such image file")
+    if p.is_dir():
+        raise IsADirectoryError(f"{p}: is a folder, not an image")
+    data = np.fromfile(str(p), dtype=np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise CorruptImage(f"{p}: cannot decode the image (corrupt, truncated or not an image)")
+    return image
+
+
+# ---------------------------------------------------------------- sources
+
+
+class FrameSource(Protocol):
+    """What the reader thread needs from a source. ``read`` returns ``None`` when the source has
+    no frame now (a live source dropped out, a file ended)."""
+
+    name: str
+    live: bool
+
+    def open(self) -> None: ...
+
+    def read(self) -> tuple[np.ndarray, float | None, str] | None: ...
+
+    def close(self) -> None: ...
+
+
+class VideoSource:
+    """A camera index, a stream URL or a video file, through OpenCV's ``VideoCapture``."""
+
+    def __init__(self, target: int | str, live: bool) -> None:
+        self.target = target
+        self.live = live
+        if isinstance(target, int):
+            self.name = f"camera {target}"
+        else:
+            self.name = f"stream {target}" if live else f"video {target}"
+        self._cap: cv2.VideoCapture | None = None
+
+    def open(self) -> None:
+        if not self.live and not Path(str(self.target)).is_file():
+            raise FileNotFoundError(f"{self.target}: no such video file")
+        cap = cv2.VideoCapture(self.target)
+        if not cap.isOpened():
+            cap.release()
+            what = "not connected or busy" if isinstance(self.target, int) else \
+                "unreachable or not a video" if self.live else "not a readable video"
+            raise CaptureError(f"{self.name} could not be opened ({what})")
+        if self.live:
+            cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        self._cap = cap
+
+    def read(self) -> tuple[np.ndarray, float | None, str] | None:
+        if self._cap is None:
+            return None
+        ok, image = self._cap.read()
+        if not ok or image is None:
+            return None
+        position = None if self.live else self._cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
+        return image, position, ""
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class ImageFilesSource:
+    """A folder of images (sorted by name) or a list of image files, read once each."""
+
+    live = False
+
+    def __init__(self, paths: list[Path], name: str) -> None:
+        self.paths = paths
+        self.name = name
+        self._next = 0
+
+    def open(self) -> None:
+        if not self.paths:
+            raise CaptureError(f"{self.name} holds no images "
+                               f"({', '.join(sorted(IMAGE_SUFFIXES))})")
+        self._next = 0
+
+    def read(self) -> tuple[np.ndarray, float | None, str] | None:
+        if self._next >= len(self.paths):
+            return None
+        path = self.paths[self._next]
+        self._next += 1
+        return load_image(path), None, str(path)  # CorruptImage is reported and skipped
+
+    def close(self) -> None:
+        pass
+
+
+def source_for(source: int | str | Path | FrameSource) -> FrameSource:
+    """The source a description names: ``0`` (webcam index), ``rtsp://...``, ``http://...``, a
+    video file, an image file or a folder of images."""
+    if not isinstance(source, int | str | Path):
+        return source
+    if isinstance(source, int) or (isinstance(source, str) and source.strip().isdigit()):
+        return VideoSource(int(source), live=True)
+    text = str(source)
+    if text.lower().startswith(STREAM_PREFIXES):
+        return VideoSource(text, live=True)
+    path = Path(text)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        return ImageFilesSource(files, f"folder {path}")
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file, folder or camera")
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return ImageFilesSource([path], f"image {path}")
+    return VideoSource(text, live=False)
+
+
+# ---------------------------------------------------------------- the threaded reader
+
+
+class Capture:
+    """Frames of one source, read by a background thread into a bounded queue.
+
+    Args:
+        source: what :func:`source_for` accepts, or a :class:`FrameSource`.
+        queue_size: frames held for the caller; a live source drops the oldest when full.
+        reconnect_timeout: how long a live source is retried after it drops out (0: give up).
+        retry_interval: seconds between reopen attempts.
+        realtime: pace a video file at its own frame rate (a demo); default: as fast as read.
+    """
+
+    def __init__(self, source: int | str | Path | FrameSource, *, queue_size: int = 4,
+                 reconnect_timeout: float = 10.0, retry_interval: float = 0.5,
+                 realtime: bool = False) -> None:
+        self.source = source_for(source)
+        self.name = self.source.name
+        self._queue: queue.Queue[Frame | BaseException] = queue.Queue(maxsize=max(1, queue_size))
+        self._status: list[CaptureStatus] = []
+        self._status_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._reconnect_timeout = reconnect_timeout
+        self._retry_interval = retry_interval
+        self._realtime = realtime
+        self._finished: BaseException | None = None
+        self.frames_read = 0
+        self._thread = threading.Thread(target=self._run, name=f"capture {self.name}",
+                                        daemon=True)
+        self._thread.start()
+
+    # -- caller side
+
+    def read(self, timeout: float = 1.0) -> Frame | None:
+        """The next frame, or ``None`` if none came within ``timeout`` seconds.
+
+        Raises :class:`CaptureEnded` when a file or folder is finished and
+        :class:`CaptureError` when the source failed, once every earlier frame was read.
+        """
+        if self._finished is not None:
+            raise self._finished
+        try:
+            item = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if isinstance(item, BaseException):
+            self._finished = item
+            raise item
+        return item
+
+    def __iter__(self) -> Iterator[Frame]:
+        """Every frame until the source ends (then stops) or fails (then raises)."""
+        while True:
+            try:
+                frame = self.read(timeout=0.5)
+            except CaptureEnded:
+                return
+            if frame is not None:
+                yield frame
+
+    def statuses(self) -> list[CaptureStatus]:
+        """Status changes since the last call (oldest first)."""
+        with self._status_lock:
+            out, self._status = self._status, []
+        return out
+
+    def close(self) -> None:
+        """Stop the reader thread and release the source."""
+        self._stop.set()
+        self._thread.join(timeout=5.0)
+
+    def __enter__(self) -> Capture:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reader thread
+
+    def _report(self, kind: str, message: str) -> None:
+        with self._status_lock:
+            self._status.append(CaptureStatus(kind, message, time.time()))
+            del self._status[:-100]  # a caller that never looks keeps only the latest
+
+    def _put(self, item: Frame | BaseException) -> None:
+        final = isinstance(item, BaseException)
+        while not self._stop.is_set():
+            if self.source.live and not final:
+                if self._queue.full():
+                    try:
+                        self._queue.get_nowait()  # live: the newest frame matters most
+                    except queue.Empty:
+                        pass
+                try:
+                    self._queue.put_nowait(item)
+                    return
+                except queue.Full:
+                    continue
+            try:
+                self._queue.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def _run(self) -> None:
+        try:
+            self._open_first()
+            self._loop()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, never lost
+            if not isinstance(exc, CaptureEnded):
+                self._report("failed", str(exc))
+            self._put(exc)
+        finally:
+            self.source.close()
+
+    def _open_first(self) -> None:
+        try:
+            self.source.open()
+        except (OSError, cv2.error) as exc:
+            if not self.source.live or self._reconnect_timeout <= 0:
+                raise CaptureError(str(exc)) if isinstance(exc, cv2.error) else exc from None
+            self._report("lost", f"{self.name}: {exc}; retrying")
+            self._reconnect()
+        self._report("opened", f"{self.name} opened")
+
+    def _loop(self) -> None:
+        interval = self._frame_interval()
+        next_due = time.monotonic()
+        while not self._stop.is_set():
+            try:
+                got = self.source.read()
+            except CorruptImage as exc:
+                self._report("skipped", str(exc))
+                continue
+            if got is None:
+                if not self.source.live:
+                    self._report("ended", f"{self.name} ended after {self.frames_read} frames")
+                    raise CaptureEnded(f"{self.name} ended after {self.frames_read} frames")
+                self._report("lost", f"{self.name} stopped giving frames; reconnecting")
+                self.source.close()
+                self._reconnect()
+                continue
+            image, position, name = got
+            self._put(Frame(image=image, index=self.frames_read, timestamp=time.time(),
+                            position=position, name=name))
+            self.frames_read += 1
+            if interval:
+                next_due += interval
+                delay = next_due - time.monotonic()
+                if delay > 0:
+                    self._stop.wait(delay)
+
+    def _frame_interval(self) -> float:
+        if not self._realtime or not isinstance(self.source, VideoSource) or self.source.live:
+            return 0.0
+        cap = self.source._cap
+        fps = cap.get(cv2.CAP_PROP_FPS) if cap is not None else 0.0
+        return 1.0 / fps if fps and fps > 0 else 0.0
+
+    def _reconnect(self) -> None:
+        deadline = time.monotonic() + self._reconnect_timeout
+        attempts = 0
+        last = ""
+        while not self._stop.is_set():
+            attempts += 1
+            try:
+                self.source.open()
+                self._report("reconnected", f"{self.name} back after {attempts} attempt(s)")
+                return
+            except (OSError, cv2.error) as exc:
+                last = str(exc)
+            if time.monotonic() >= deadline:
+                raise CaptureError(f"{self.name} vanished and did not come back within "
+                                   f"{self._reconnect_timeout:g} s ({last})")
+            self._stop.wait(self._retry_interval)
+        raise CaptureEnded(f"{self.name} closed")
+
+
+def open_capture(source: int | str | Path | FrameSource, **options: object) -> Capture:
+    """Start reading ``source`` (see :class:`Capture` for the options)."""
+    return Capture(source, **options)  # type: ignore[arg-type]
