@@ -9,6 +9,7 @@ frames; live sources keep only the newest frames so the picture never lags.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -270,10 +271,8 @@ class Capture:
         while not self._stop.is_set():
             if self.source.live and not final:
                 if self._queue.full():
-                    try:
+                    with contextlib.suppress(queue.Empty):
                         self._queue.get_nowait()  # live: the newest frame matters most
-                    except queue.Empty:
-                        pass
                 try:
                     self._queue.put_nowait(item)
                     return
@@ -289,7 +288,7 @@ class Capture:
         try:
             self._open_first()
             self._loop()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller, never lost
+        except BaseException as exc:  # handed to the caller, never lost
             if not isinstance(exc, CaptureEnded):
                 self._report("failed", str(exc))
             self._put(exc)
