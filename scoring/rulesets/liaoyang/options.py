@@ -1,6 +1,12 @@
 """Liaoyang house-rule options and their defaults (shared/rules/liaoyang.md)."""
 
-from scoring.rulesets.base import OptionSpec
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.rulesets.base import OptionSpec, resolve_options
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("dice_count", "counter_clockwise",
@@ -13,3 +19,21 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("bao_value", 10, "each 宝 pays this much per loser"),
     OptionSpec("bao_inside_cap", False, "宝 payments count inside the 底 cap"),
 )
+
+
+@dataclass(frozen=True)
+class LiaoyangOptions:
+    """The resolved house rules, kept apart from the facts of the win."""
+
+    dice_count: str = "counter_clockwise"
+    hun_claims: bool = False
+    qidui_counts_bimen: bool = True
+    base: int = 1
+    di: int = 100
+    bao_value: int = 10
+    bao_inside_cap: bool = False
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> LiaoyangOptions:
+        """Defaults overlaid with validated overrides; unknown names raise ``RecordError``."""
+        return cls(**resolve_options(OPTIONS, values))

@@ -1,0 +1,88 @@
+"""The one place that owns the search over 混 assignments, the requirements and the 番 sums.
+
+The hand engine lists every reading of the concealed tiles with every assignment of the 混
+(``decompositions(..., wildcards=...)``); this module keeps the valid reading with the most winner
+番. Items that do not depend on the assignment (physical faces, the way of winning, the melds) are
+computed once; per reading only the few that do (``per_reading``) are summed, and the requirements
+are checked only for a reading that would beat the best so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from scoring.engine import Decomposition, decompositions
+from scoring.errors import InvalidHand
+from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
+from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
+from scoring.rulesets.liaoyang.options import LiaoyangOptions
+from scoring.rulesets.liaoyang.requirements import NOT_A_SHAPE, failures, first_failure
+from scoring.settlement import Item
+
+_PER_READING = tuple(f for f in WINNER_FANS if f.per_reading)
+
+
+@dataclass(frozen=True)
+class WinnerEvaluation:
+    reading: Reading
+    items: tuple[Item, ...]
+    total: int  # f_w
+    readings_tried: int
+
+
+def _item(name: str, fan: int, times: int, note: str) -> Item:
+    if times > 1:
+        note = f"{times} × {fan}: {note}"
+    return Item(name, fan * times, "fan", note)
+
+
+@lru_cache(maxsize=4096)
+def _decompositions(concealed: tuple[int, ...], hun: int | None) -> tuple[Decomposition, ...]:
+    """The engine's readings, memoised: the camera and the dashboard re-score the same hand."""
+    wild = frozenset() if hun is None else frozenset({hun})
+    return tuple(decompositions(concealed, wild))
+
+
+def readings(hand: WinnerHand) -> list[Reading]:
+    """Every reading of the concealed tiles, one per shape and 混 assignment."""
+    return [Reading(hand, d) for d in _decompositions(tuple(sorted(hand.concealed)), hand.hun)]
+
+
+def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluation:
+    """The valid reading with the most winner 番; raises :class:`InvalidHand` naming the first
+    requirement failed by the reading that comes closest when none is valid."""
+    all_readings = readings(hand)
+    if not all_readings:
+        raise InvalidHand(NOT_A_SHAPE, f"seats[{hand.seat}]", reason="shape")
+    best: Reading | None = None
+    best_score = -1
+    for r in all_readings:
+        score = 0
+        for f in _PER_READING:
+            score += f.fan * f.times(r, options)
+        if score > best_score and first_failure(r) is None:
+            best, best_score = r, score
+    if best is None:
+        closest = min((failures(r) for r in all_readings), key=len)
+        raise InvalidHand(closest[0], f"seats[{hand.seat}]", reason="requirement")
+    items: list[Item] = []
+    total = 0
+    for f in WINNER_FANS:
+        n = f.times(best, options)
+        if n:
+            items.append(_item(f.name, f.fan, n, f.note))
+            total += f.fan * n
+    return WinnerEvaluation(best, tuple(items), total, len(all_readings))
+
+
+def evaluate_loser(loser: LoserSeat, options: LiaoyangOptions) -> tuple[tuple[Item, ...], int]:
+    """This loser's items and f_i."""
+    items: list[Item] = []
+    total = 0
+    for f in LOSER_FANS:
+        n = f.times(loser, options)
+        if n:
+            items.append(_item(f.name, f.fan, n, f.note))
+            total += f.fan * n
+    return tuple(items), total

@@ -1,0 +1,126 @@
+"""The facts of one win, kept apart from the options: the winner's hand, one reading of its 混
+tiles, and each loser's laid-down melds.
+
+``WinnerHand`` holds what does not depend on what the 混 stand for (physical faces: 鸡枪, 宝,
+四归一, 素胡, kongs); ``Reading`` adds one assignment of the 混 from the hand engine, which is what
+the shape, 三门齐, 有幺九, 横, the pair, 飘和, 七对, 2/8掌 and 大哥大 look at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from scoring.engine import Decomposition, Group
+from scoring.record import Meld, Win
+from scoring.tiles import Tile, is_dragon, is_terminal_or_honor, suit_of
+
+
+@dataclass(frozen=True)
+class WinnerHand:
+    seat: int
+    win: Win
+    concealed: tuple[Tile, ...]  # standing tiles, the winning tile included
+    melds: tuple[Meld, ...]
+    is_dealer: bool
+    hun: Tile | None
+    jiqiang: frozenset[Tile]
+
+    @cached_property
+    def physical(self) -> tuple[Tile, ...]:
+        """Every tile as it lies on the table (a 混 counts as its own face)."""
+        return (*self.concealed, *(t for m in self.melds for t in m.tiles))
+
+    @cached_property
+    def hun_count(self) -> int:
+        return sum(1 for t in self.physical if t == self.hun)
+
+    @property
+    def is_open(self) -> bool:
+        """开门: a 吃, 碰, 明杠 or 补杠 (a 暗杠 does not open)."""
+        return any(m.is_claimed for m in self.melds)
+
+    @cached_property
+    def meld_tiles(self) -> tuple[Tile, ...]:
+        return tuple(t for m in self.melds for t in m.tiles)
+
+    @cached_property
+    def has_chow_meld(self) -> bool:
+        return any(m.type == "chow" for m in self.melds)
+
+    @cached_property
+    def has_identical_meld(self) -> bool:
+        """A pung or kong laid down: 有横 whatever the 混 stand for."""
+        return any(m.is_set_of_identical for m in self.melds)
+
+    @cached_property
+    def laid_dragon_sets(self) -> int:
+        return sum(1 for m in self.melds if m.is_set_of_identical and is_dragon(m.kind))
+
+    @cached_property
+    def meld_suits(self) -> frozenset[int]:
+        return frozenset(suit_of(t) for t in self.meld_tiles)
+
+    @cached_property
+    def meld_has_yaojiu(self) -> bool:
+        return any(is_terminal_or_honor(t) for t in self.meld_tiles)
+
+
+class Reading:
+    """The winner's hand with the 混 standing for particular tiles (one engine decomposition).
+
+    A plain slotted class filled in one pass over the groups: the search builds one per 混
+    assignment (over a hundred for three free 混), so it must be cheap.
+    """
+
+    __slots__ = ("concealed_pungs", "decomposition", "hand", "has_chow", "is_seven_pairs",
+                 "pair", "tiles")
+
+    def __init__(self, hand: WinnerHand, decomposition: Decomposition) -> None:
+        self.hand = hand
+        self.decomposition = decomposition
+        seven = decomposition.shape == "seven_pairs"
+        self.is_seven_pairs = seven
+        tiles: list[Tile] = []
+        pungs: list[Tile] = []
+        pair: Group | None = None
+        chow = False
+        for g in decomposition.groups:
+            tiles.extend(g.tiles)
+            if g.kind == "pung":
+                pungs.append(g.tiles[0])
+            elif g.kind == "chow":
+                chow = True
+            elif not seven:
+                pair = g
+        tiles.extend(hand.meld_tiles)
+        self.tiles: tuple[Tile, ...] = tuple(tiles)  # every tile as read, melds included
+        self.concealed_pungs: tuple[Tile, ...] = tuple(pungs)
+        self.pair = pair  # the one pair of a standard reading
+        self.has_chow = chow  # among the concealed groups
+
+    @property
+    def substitutions(self) -> tuple[Tile, ...]:
+        return self.decomposition.substitutions
+
+    @property
+    def is_all_pungs(self) -> bool:
+        """飘和: every set is a pung or kong (standard shape only)."""
+        return not (self.is_seven_pairs or self.has_chow or self.hand.has_chow_meld)
+
+
+@dataclass(frozen=True)
+class LoserSeat:
+    """A loser's side of the settlement: its laid-down melds (暗杠 included) and its role."""
+
+    seat: int
+    melds: tuple[Meld, ...]
+    is_dealer: bool
+    dealt_in: bool  # 点炮: the discarder, or the robbed player on 抢杠
+    after_kong: bool  # 反弹: dealt in with the discard right after its own kong
+    all_losers_closed: bool  # then nobody gets 输家闭门
+    jiqiang: frozenset[Tile] = field(default_factory=frozenset)
+
+    @property
+    def is_closed(self) -> bool:
+        return not any(m.is_claimed for m in self.melds)

@@ -1,0 +1,32 @@
+"""A 番 item: Chinese name and value as class attributes, and how many times it applies.
+
+Winner items look at one :class:`Reading`; those with ``per_reading = False`` depend only on the
+physical hand and the way of winning, so the evaluator computes them once, not per 混 assignment.
+Loser items look at one :class:`LoserSeat`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from scoring.rulesets.liaoyang.facts import LoserSeat, Reading
+from scoring.rulesets.liaoyang.options import LiaoyangOptions
+
+
+class WinnerFan:
+    name: ClassVar[str]
+    fan: ClassVar[int] = 1  # 番 per occurrence
+    note: ClassVar[str]
+    per_reading: ClassVar[bool] = False  # depends on what the 混 stand for
+
+    def times(self, reading: Reading, options: LiaoyangOptions) -> int:
+        raise NotImplementedError
+
+
+class LoserFan:
+    name: ClassVar[str]
+    fan: ClassVar[int] = 1
+    note: ClassVar[str]
+
+    def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
+        raise NotImplementedError

@@ -1,0 +1,48 @@
+"""明杠 and 暗杠: each kong laid down (a dragon kong also counts 大哥大, except a loser's 暗杠)."""
+
+from __future__ import annotations
+
+from scoring.record import Meld
+from scoring.rulesets.liaoyang.facts import LoserSeat, Reading
+from scoring.rulesets.liaoyang.fans.base import LoserFan, WinnerFan
+from scoring.rulesets.liaoyang.options import LiaoyangOptions
+
+
+def _concealed(melds: tuple[Meld, ...]) -> int:
+    return sum(1 for m in melds if m.type == "concealed_kong")
+
+
+def _exposed(melds: tuple[Meld, ...]) -> int:
+    return sum(1 for m in melds if m.type in ("exposed_kong", "added_kong"))
+
+
+class AnGang(WinnerFan):
+    name = "暗杠"
+    note = "per concealed kong"
+
+    def times(self, reading: Reading, options: LiaoyangOptions) -> int:
+        return _concealed(reading.hand.melds)
+
+
+class MingGang(WinnerFan):
+    name = "明杠"
+    note = "per exposed or added kong"
+
+    def times(self, reading: Reading, options: LiaoyangOptions) -> int:
+        return _exposed(reading.hand.melds)
+
+
+class AnGangLoser(LoserFan):
+    name = "暗杠"
+    note = "per laid-down concealed kong (a dragon one counts 1 in total)"
+
+    def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
+        return _concealed(loser.melds)
+
+
+class MingGangLoser(LoserFan):
+    name = "明杠"
+    note = "per laid-down exposed or added kong"
+
+    def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
+        return _exposed(loser.melds)

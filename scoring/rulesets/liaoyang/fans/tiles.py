@@ -1,0 +1,61 @@
+"""Items about which physical tiles are held: 四归一, 素胡, 鸡枪 (faces, not what a 混 stands
+for), and 2或8掌 (the pair as read)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from scoring.rulesets.liaoyang.facts import LoserSeat, Reading
+from scoring.rulesets.liaoyang.fans.base import LoserFan, WinnerFan
+from scoring.rulesets.liaoyang.options import LiaoyangOptions
+from scoring.tiles import is_suit, rank_of
+
+
+class SiGuiYi(WinnerFan):
+    name = "四归一"
+    note = "per tile kind held 4 times, natural tiles, not as a kong (a 七对 double pair too)"
+
+    def times(self, reading: Reading, options: LiaoyangOptions) -> int:
+        hand = reading.hand
+        kongs = {m.kind for m in hand.melds if m.is_kong}
+        natural = Counter(t for t in hand.concealed if t != hand.hun)
+        natural.update(t for m in hand.melds if not m.is_kong for t in m.tiles)
+        return sum(1 for t, n in natural.items() if n == 4 and t not in kongs)
+
+
+class SuHu(WinnerFan):
+    name = "素胡"
+    note = "the winning hand holds no 混 tile"
+
+    def times(self, reading: Reading, options: LiaoyangOptions) -> int:
+        return int(reading.hand.hun_count == 0)
+
+
+class ErBaZhang(WinnerFan):
+    name = "2或8掌"
+    note = "the pair is a 2 or an 8 (not for 七对)"
+    per_reading = True
+
+    def times(self, reading: Reading, options: LiaoyangOptions) -> int:
+        pair = reading.pair
+        if pair is None:
+            return 0
+        t = pair.tiles[0]
+        return int(is_suit(t) and rank_of(t) in (2, 8))
+
+
+class JiQiang(WinnerFan):
+    name = "鸡枪"
+    note = "per 鸡枪 tile held (physical faces, a claimed winning tile included)"
+
+    def times(self, reading: Reading, options: LiaoyangOptions) -> int:
+        jq = reading.hand.jiqiang
+        return sum(1 for t in reading.hand.physical if t in jq)
+
+
+class JiQiangLoser(LoserFan):
+    name = "鸡枪"
+    note = "per 鸡枪 tile in this loser's laid-down melds"
+
+    def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
+        return sum(1 for m in loser.melds for t in m.tiles if t in loser.jiqiang)

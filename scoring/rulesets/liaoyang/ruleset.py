@@ -1,0 +1,202 @@
+"""The Liaoyang ruleset (shared/rules/liaoyang.md): record checks, scoring, dice, escape."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.errors import InvalidHand, RecordError
+from scoring.record import HandRecord, Meld, Win
+from scoring.rulesets.base import OptionSpec, Ruleset, WallBreak
+from scoring.rulesets.liaoyang import dice
+from scoring.rulesets.liaoyang.evaluator import evaluate_loser, evaluate_winner, readings
+from scoring.rulesets.liaoyang.facts import LoserSeat, WinnerHand
+from scoring.rulesets.liaoyang.options import OPTIONS, LiaoyangOptions
+from scoring.rulesets.liaoyang.requirements import HUN_DISCARDED, first_failure
+from scoring.rulesets.liaoyang.settle import bao_count, pay, transfers_and_items
+from scoring.rulesets.liaoyang.wild import hun_of, jiqiang_of
+from scoring.settlement import Item, Settlement, Transfer, WinScore
+from scoring.tiles import TILE_NAMES, Tile, format_tiles, tile_from_name
+
+
+def _names(tiles: Sequence[Tile]) -> list[str]:
+    return [TILE_NAMES[t] for t in tiles]
+
+
+def _indicator_from(context: Any) -> Tile | None:
+    """The indicator from a record ``Context`` or a mapping (tile index or tile text)."""
+    value = context.get("indicator") if isinstance(context, Mapping) else getattr(
+        context, "indicator", None)
+    if value is None or isinstance(value, int):
+        return value
+    return tile_from_name(str(value))
+
+
+class LiaoyangRuleset(Ruleset):
+    name = "liaoyang"
+    title = "辽阳麻将"
+    options: tuple[OptionSpec, ...] = OPTIONS
+
+    # ------------------------------------------------------------ record checks
+
+    def validate(self, record: HandRecord) -> None:
+        """What the Liaoyang spec forbids beyond the common record format."""
+        opts = LiaoyangOptions.from_mapping(record.options)
+        ind = record.context.indicator
+        hun = hun_of(ind) if ind is not None else None
+        for k, seat in enumerate(record.seats):
+            if seat.flowers:
+                raise RecordError("Liaoyang is played without flowers", f"seats[{k}].flowers")
+            if opts.hun_claims or hun is None:
+                continue
+            for i, m in enumerate(seat.melds):
+                if hun in m.tiles:
+                    raise RecordError(f"a 混 ({TILE_NAMES[hun]}) may not be used to 吃, 碰 or 杠 "
+                                      "(option hun_claims)", f"seats[{k}].melds[{i}]")
+        if record.outcome != "win":
+            return
+        if len(record.wins) > 1:
+            raise RecordError("only one winner per discard in Liaoyang: the first claimant "
+                              "after the discarder in play order wins", "wins")
+        if ind is None:
+            raise RecordError("a Liaoyang win needs the indicator tile, which fixes the 混 and "
+                              "鸡枪", "context.indicator")
+        w = record.wins[0]
+        winner = record.seats[w.seat]
+        if w.replacement == "flower":
+            raise RecordError("Liaoyang has no flowers, so no flower replacement",
+                              "wins[0].replacement")
+        if w.replacement == "kong" and not any(m.is_kong for m in winner.melds):
+            raise RecordError("a win on a kong replacement (杠开) needs a kong among the "
+                              "winner's melds", "wins[0].replacement")
+        if w.discarder_after_kong and w.by != "discard":
+            raise RecordError("discarder_after_kong (反弹) goes with a win by discard",
+                              "wins[0].discarder_after_kong")
+        if (w.by == "discard" and w.tile == hun and w.from_seat is not None
+                and record.seats[w.from_seat].hun_discarded == 0):
+            raise RecordError(f"the winning tile {TILE_NAMES[w.tile]} is a 混, so its discarder "
+                              "discarded a 混 (hun_discarded must count it)",
+                              f"seats[{w.from_seat}].hun_discarded")
+
+    # ------------------------------------------------------------ scoring
+
+    def score(self, record: HandRecord) -> Settlement:
+        opts = LiaoyangOptions.from_mapping(record.options)
+        ind = record.context.indicator
+        hun = hun_of(ind) if ind is not None else None
+        jiqiang = jiqiang_of(ind) if ind is not None else frozenset()
+        hun_discarded = sum(s.hun_discarded for s in record.seats)
+        details: dict[str, Any] = {
+            "indicator": TILE_NAMES[ind] if ind is not None else None,
+            "hun": TILE_NAMES[hun] if hun is not None else None,
+            "jiqiang": _names(sorted(jiqiang)),
+            "hun_discarded": hun_discarded,
+            "draw_threshold": dice.draw_threshold(hun_discarded),
+        }
+        if record.outcome == "draw":
+            return Settlement(self.name, "draw", [0, 0, 0, 0], [], record.dealer, {},
+                              details=details)
+        w = record.wins[0]
+        if record.seats[w.seat].hun_discarded:
+            raise InvalidHand(HUN_DISCARDED, f"seats[{w.seat}].hun_discarded",
+                              reason="hun_discarded")
+        hand = self._winner_hand(record, w, hun, jiqiang)
+        ev = evaluate_winner(hand, opts)
+        losers = self._losers(record, w, jiqiang)
+        loser_items = [(lo, *evaluate_loser(lo, opts)) for lo in losers]
+        bao = bao_count(hand.physical, record.context.bao_tile)
+        payments, yao = pay(ev.total, [(lo.seat, f_i) for lo, _, f_i in loser_items], bao, opts)
+        transfers, pay_items = transfers_and_items(w.seat, ev.total, payments, yao, bao, opts)
+        items: list[Item] = []
+        loser_details = []
+        for (lo, l_items, f_i), p in zip(loser_items, payments, strict=True):
+            items.extend(Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}")
+                         for i in l_items)
+            loser_details.append({"seat": lo.seat, "f_i": f_i,
+                                  "items": [i.to_json() for i in l_items],
+                                  "raw": p.raw, "pays": p.total})
+        items.extend(pay_items)
+        details.update(bao_tile=(TILE_NAMES[record.context.bao_tile]
+                                 if record.context.bao_tile is not None else None),
+                       bao=bao, yao=yao, losers=loser_details)
+        reading = ev.reading
+        win_details = {
+            "f_w": ev.total,
+            "reading": str(reading.decomposition),
+            "melds": [format_tiles(m.tiles) for m in hand.melds],
+            "hun_stood_for": _names(reading.substitutions),
+            "readings_tried": ev.readings_tried,
+        }
+        share = sum(p.total for p in payments)
+        win_score = WinScore(w.seat, self._pattern(ev.reading), list(ev.items), share,
+                             details=win_details)
+        next_dealer = record.dealer if w.seat == record.dealer else (record.dealer + 1) % 4
+        return Settlement(self.name, "win", Settlement.payments_from(transfers), [win_score],
+                          next_dealer, {}, transfers=transfers, items=items, details=details)
+
+    @staticmethod
+    def _pattern(reading: Any) -> str:
+        if reading.is_seven_pairs:
+            return "七对"
+        if len(reading.hand.melds) == 4:
+            return "手把一"
+        if reading.is_all_pungs:
+            return "飘和"
+        return "胡牌" if reading.hand.is_open else "闭门胡"
+
+    @staticmethod
+    def _winner_hand(record: HandRecord, w: Win, hun: Tile | None,
+                     jiqiang: frozenset[Tile]) -> WinnerHand:
+        seat = record.seats[w.seat]
+        return WinnerHand(w.seat, w, seat.concealed, seat.melds, w.seat == record.dealer, hun,
+                          jiqiang)
+
+    @staticmethod
+    def _losers(record: HandRecord, w: Win, jiqiang: frozenset[Tile]) -> list[LoserSeat]:
+        seats = [k for k in range(4) if k != w.seat]
+        all_closed = all(not record.seats[k].is_open for k in seats)
+        return [LoserSeat(seat=k, melds=record.seats[k].melds, is_dealer=k == record.dealer,
+                          dealt_in=w.by != "self_draw" and w.from_seat == k,
+                          after_kong=w.by == "discard" and w.discarder_after_kong
+                          and w.from_seat == k,
+                          all_losers_closed=all_closed, jiqiang=jiqiang)
+                for k in seats]
+
+    # ------------------------------------------------------------ table procedure
+
+    def wall_break(self, dealer: int, rolls: Sequence[tuple[int, int]],
+                   options: Mapping[str, Any]) -> WallBreak:
+        opts = LiaoyangOptions.from_mapping(options)
+        return dice.wall_break(dealer, rolls, opts.dice_count)
+
+    def escape_penalty(self, leaver: int, flower_points: int,
+                       options: Mapping[str, Any]) -> list[Transfer]:
+        """The spec is silent; we settle it as the leaver losing a whole 底 to each other player
+        (掉底: the most one loser pays on a win short of 摇). Liaoyang has no flowers."""
+        if not 0 <= leaver <= 3:
+            raise ValueError(f"seat number {leaver} is out of range 0..3")
+        opts = LiaoyangOptions.from_mapping(options)
+        return [Transfer(leaver, k, opts.di, "逃跑: one 底 to each other player")
+                for k in range(4) if k != leaver]
+
+    # ------------------------------------------------------------ shapes for 听 / waits
+
+    def wildcards(self, options: Mapping[str, Any], context: Any) -> frozenset[int]:
+        ind = _indicator_from(context)
+        return frozenset() if ind is None else frozenset({hun_of(ind)})
+
+    def is_winning_hand(self, concealed: list[int], melds: tuple[Meld, ...],
+                        options: Mapping[str, Any], context: Any) -> bool:
+        """Shape plus 三门齐, 有幺九, 有横 and the 手把一 rule; a closed hand counts as winning
+        (it may still win by self-draw)."""
+        ind = _indicator_from(context)
+        if not concealed:
+            return False
+        win = Win(seat=0, tile=concealed[-1], by="self_draw")
+        hand = WinnerHand(0, win, tuple(concealed), tuple(melds), False,
+                          hun_of(ind) if ind is not None else None,
+                          jiqiang_of(ind) if ind is not None else frozenset())
+        return any(first_failure(r) is None for r in readings(hand))
+
+
+RULESET = LiaoyangRuleset()

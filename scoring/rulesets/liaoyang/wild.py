@@ -1,0 +1,28 @@
+"""混 (wildcard) and 鸡枪 kinds from the indicator tile (spec: 混, 鸡 and 枪)."""
+
+from __future__ import annotations
+
+from scoring.errors import RecordError
+from scoring.tiles import DRAGONS, WINDS, Tile, is_dragon, is_suit, is_wind, next_in_cycle, rank_of
+
+
+def hun_of(indicator: Tile) -> Tile:
+    """The 混: the tile after the indicator (1→…→9→1, E→S→W→N→E, 中→发→白→中)."""
+    return next_in_cycle(indicator)
+
+
+def jiqiang_of(indicator: Tile) -> frozenset[Tile]:
+    """The two 鸡枪 kinds (8 tiles).
+
+    Suit indicator of rank r: rank r of the other two suits. Wind: the two winds that are neither
+    the indicator nor the 混. Dragon: the two dragons that are not the 混 (indicator included).
+    """
+    hun = hun_of(indicator)
+    if is_suit(indicator):
+        r = rank_of(indicator) - 1
+        return frozenset(s * 9 + r for s in range(3) if s != indicator // 9)
+    if is_wind(indicator):
+        return frozenset(t for t in WINDS if t not in (indicator, hun))
+    if is_dragon(indicator):
+        return frozenset(t for t in DRAGONS if t != hun)
+    raise RecordError(f"the indicator must be a playing tile, got {indicator}", "context.indicator")
