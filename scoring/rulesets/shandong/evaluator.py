@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine import Decomposition
-from scoring.record import HandRecord, Win
+from scoring.record import HandRecord, Meld, Win
 from scoring.rulesets.shandong.facts import WinFacts
 from scoring.rulesets.shandong.fans import BIG_HANDS, SMALL_HAND, Fan
 from scoring.rulesets.shandong.hua import hua_items
 from scoring.rulesets.shandong.shapes import winning_readings
 from scoring.settlement import Item, WinScore
+from scoring.tiles import format_tiles
 
 MAX_HUANGZHUANG_DOUBLINGS = 5
 
@@ -25,6 +26,7 @@ MAX_HUANGZHUANG_DOUBLINGS = 5
 class WinValue:
     seat: int
     reading: Decomposition
+    melds: tuple[Meld, ...]
     fans: tuple[Fan, ...]
     hua: list[Item]
     base: int
@@ -51,6 +53,12 @@ class WinValue:
         return (self.base + self.hua_total) * self.fan * self.multiplier
 
     @property
+    def reading_text(self) -> str:
+        """The whole hand as read: concealed groups, then the melds in brackets."""
+        melds = " ".join(f"[{format_tiles(m.tiles)}]" for m in self.melds)
+        return f"{self.reading} {melds}".strip()
+
+    @property
     def pattern(self) -> str:
         return "+".join(f.name for f in self.fans)
 
@@ -64,7 +72,7 @@ class WinValue:
         return WinScore(self.seat, self.pattern, items, self.share,
                         details={"fan": self.fan, "hua": self.hua_total,
                                  "multiplier": self.multiplier, "formula": formula,
-                                 "reading": str(self.reading) or "七对"})
+                                 "reading": self.reading_text})
 
 
 def fans_of(facts: WinFacts) -> tuple[Fan, ...]:
@@ -96,5 +104,6 @@ def evaluate(record: HandRecord, win: Win, options: Mapping[str, Any]) -> WinVal
         if best is None or sum(f.fan for f in fans) > sum(f.fan for f in best[1]):
             best = (reading, fans)
     assert best is not None
-    return WinValue(seat=win.seat, reading=best[0], fans=best[1], hua=hua_items(seat),
-                    base=options["base"], multipliers=multipliers(record, win))
+    return WinValue(seat=win.seat, reading=best[0], melds=seat.melds, fans=best[1],
+                    hua=hua_items(seat), base=options["base"],
+                    multipliers=multipliers(record, win))

@@ -9,6 +9,7 @@ from scoring.rulesets.base import WallBreak
 from scoring.settlement import Transfer
 
 STACKS_PER_WALL = 18  # 144 tiles, 4 walls, 2 tiles a stack
+STACKS_LEFT_AT_DRAW = 6  # play stops (荒庄) with 6 stacks left; an odd tile counts as a stack
 ESCAPE_FACTOR = 10
 
 
