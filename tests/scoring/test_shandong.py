@@ -160,7 +160,7 @@ def test_replacement_needs_its_source() -> None:
 
 
 def test_option_type_is_checked() -> None:
-    with pytest.raises(RecordError, match="options.base"):
+    with pytest.raises(RecordError, match=r"options\.base"):
         score({**_hand("123m456p789s234s55m"), "options": {"base": "5"}})
-    with pytest.raises(RecordError, match="options.escape_split"):
+    with pytest.raises(RecordError, match=r"options\.escape_split"):
         score({**_hand("123m456p789s234s55m"), "options": {"escape_split": "half"}})
