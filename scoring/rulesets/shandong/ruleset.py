@@ -7,7 +7,7 @@ from typing import Any
 
 from scoring.errors import InvalidHand
 from scoring.record import HandRecord, Meld
-from scoring.rulesets.base import OptionSpec, Ruleset, WallBreak
+from scoring.rulesets.base import Ruleset, WallBreak
 from scoring.rulesets.shandong import settle, table
 from scoring.rulesets.shandong.evaluator import evaluate
 from scoring.rulesets.shandong.options import OPTIONS
@@ -19,7 +19,7 @@ from scoring.settlement import Item, Settlement, Transfer
 class ShandongRuleset(Ruleset):
     name = "shandong"
     title = "山东麻将"
-    options: tuple[OptionSpec, ...] = OPTIONS
+    options = OPTIONS
 
     def validate(self, record: HandRecord) -> None:
         validate(record, self.resolve_options(record.options))
