@@ -66,6 +66,7 @@ class _Pending:
     result: Any = None
     error: TableError | None = None
     status_gen: int = 0
+    resend: bool = False  # the reply (or our request) was garbled: resend without waiting
 
 
 class TableDriver:
@@ -264,13 +265,17 @@ class TableDriver:
                     with self._cond:
                         self._pending = pending
                     self._write(wire, f"{what} (attempt {attempt}/{attempts})", gen)
-                    if self._wait_reply(pending, gen):
+                    # Each retry waits twice as long (up to 8x): a drop costs one short
+                    # timeout, while a busy host or table still gets a generous total.
+                    wait = self.ack_timeout * min(2 ** (attempt - 1), 8)
+                    if self._wait_reply(pending, gen, wait):
                         self._last_reply = time.monotonic()
                         if pending.error is not None:
                             raise pending.error
                         tx.ok = True
                         return pending.result, pending.status_gen
-                    self.stats["timeouts"] += 1
+                    if not pending.resend:
+                        self.stats["timeouts"] += 1
                     if attempt < attempts:
                         self.stats["retries"] += 1
                 self.audit.record("note", b"", f"gave up: {what} unanswered after {attempts} "
@@ -278,7 +283,7 @@ class TableDriver:
                 may = "" if attempts > 1 or op in (Op.STATUS, Op.IDENTIFY) else \
                     " (not retried: it is not safe to repeat; it may or may not have run)"
                 raise TableTimeout(f"no reply from table at {self.url} to {op.value} after "
-                                   f"{attempts} attempt(s) of {self.ack_timeout:g}s{may}")
+                                   f"{attempts} attempt(s) from {self.ack_timeout:g}s{may}")
             except TableError as exc:
                 tx.error = str(exc)
                 self.stats[f"failed_{exc.code}"] += 1
@@ -299,10 +304,13 @@ class TableDriver:
             self._lost(f"write failed: {exc}", gen)
             raise TableOffline(f"table at {self.url} went offline: {exc}") from None
 
-    def _wait_reply(self, pending: _Pending, gen: int) -> bool:
-        deadline = time.monotonic() + self.ack_timeout
+    def _wait_reply(self, pending: _Pending, gen: int, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
         with self._cond:
             while not pending.done:
+                if pending.resend:
+                    self.stats["fast_resends"] += 1
+                    return False
                 if gen != self._conn_gen or self._closing.is_set():
                     raise TableOffline(f"table at {self.url} went offline while waiting for the "
                                        f"reply to {pending.op.value}; it may or may not have run")
@@ -396,10 +404,15 @@ class TableDriver:
         if item.frame is None:
             self.stats[f"dropped_{item.error}"] += 1
             self.audit.record("drop", item.raw, f"discarded: {item.error}")
+            if item.error != "junk":
+                self._ask_resend()  # most likely the reply we are waiting for
             return
         frame = item.frame
         self.stats["frames_in"] += 1
         self.audit.record("in", item.raw, self.protocol.describe(frame))
+        if self.protocol.is_resend_request(frame):
+            self._ask_resend()
+            return
         with self._cond:
             p = self._pending
             if p is not None and not p.done and self.protocol.is_reply(p.request, frame):
@@ -422,6 +435,15 @@ class TableDriver:
             self.stats["events_in"] += 1
             if patch:
                 self._apply_locked(patch)
+
+    def _ask_resend(self) -> None:
+        """Cut the wait short when a retry is safe (same sequence number, deduplicated)."""
+        with self._cond:
+            p = self._pending
+            if (p is not None and not p.done and self.protocol.sequenced
+                    and self.protocol.can_retry(p.op)):
+                p.resend = True
+                self._cond.notify_all()
 
     def _lost(self, reason: str, gen: int) -> None:
         with self._cond:

@@ -18,6 +18,7 @@ from hardware.plugins import DefaultProtocol, SmartProtocol
 from hardware.protocol import DefaultFramer, Frame, Framer, ShortFramer
 from hardware.virtual_table import Event, Refused, VirtualTable
 
+MOTIONS = frozenset({Op.SHUFFLE, Op.RAISE, Op.LOWER, Op.ROLL_DICE, Op.HIDE_TILES})
 _OPS = {int(cmd): op for op, cmd in DefaultProtocol._CMD.items()}
 
 
@@ -33,6 +34,9 @@ class Firmware:
         raise NotImplementedError
 
     def encode_events(self, events: list[Event]) -> list[bytes]:
+        return []
+
+    def garbled(self) -> list[bytes]:
         return []
 
 
@@ -60,6 +64,10 @@ class DefaultFirmware(Firmware):
             op, arg = self._decode(frame)
             result, events = self.table.execute(op, arg, now, seq=frame.seq)
             reply = self._ack(frame, op, result)
+            if op in MOTIONS and not events:
+                # Even a motion with nothing to do reports the status after its ACK, so the
+                # host learns at once that it is finished.
+                events = [("status", {"status": self.table.status})]
         except Refused as exc:
             reply = Frame(cmd=m.NAK, payload=bytes([frame.cmd, exc.code]), seq=frame.seq)
         wire = self.framer.encode(reply)
@@ -67,6 +75,11 @@ class DefaultFirmware(Firmware):
         while len(self._cache) > self.CACHE:
             self._cache.popitem(last=False)
         return [wire, *self.encode_events(events)]
+
+    def garbled(self) -> list[bytes]:
+        """The parser discarded bytes: ask the host to resend (NAK BAD_FRAME, seq 0)."""
+        nak = Frame(cmd=m.NAK, payload=bytes([0, m.ErrorCode.BAD_FRAME]), seq=0)
+        return [self.framer.encode(nak)]
 
     def _decode(self, frame: Frame) -> tuple[Op, Any]:
         op = _OPS.get(frame.cmd)

@@ -49,6 +49,7 @@ class ErrorCode(IntEnum):
     UNSUPPORTED_TILE_COUNT = 0x05
     LID_OPEN = 0x06
     TILES_RAISED = 0x07
+    BAD_FRAME = 0x08  # NAK with command byte 0 and seq 0: "I discarded garbage, resend"
 
 
 def error_name(code: int) -> str:

@@ -54,6 +54,10 @@ class TableProtocol(ABC):
         """Fields of ``TableStatus`` this unsolicited frame reports, or None if it is not one."""
         return None
 
+    def is_resend_request(self, frame: Frame) -> bool:
+        """The table says it discarded a garbled frame and asks for the last one again."""
+        return False
+
     @abstractmethod
     def describe(self, frame: Frame) -> str:
         """A few words for the audit log: what this frame says."""
@@ -90,6 +94,9 @@ class DefaultProtocol(TableProtocol):
     def is_reply(self, request: Frame, frame: Frame) -> bool:
         return (frame.cmd in (m.ACK, m.NAK) and frame.seq == request.seq
                 and frame.payload[:1] == bytes([request.cmd]))
+
+    def is_resend_request(self, frame: Frame) -> bool:
+        return frame.cmd == m.NAK and frame.payload[:1] == b"\x00"
 
     def parse_reply(self, op: Op, frame: Frame) -> Any:
         data = frame.payload[1:]

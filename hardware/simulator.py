@@ -172,6 +172,8 @@ class Simulator:
         for item in items:
             if item.frame is None:
                 self.counters[f"rx_{item.error}"] += 1
+                for wire in self.firmware.garbled():
+                    self._send(wire, now)
                 continue
             self.counters["rx_frames"] += 1
             for wire in self.firmware.handle(item.frame, now):

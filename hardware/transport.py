@@ -21,7 +21,8 @@ def open_port(url: str, baudrate: int = 115200, read_timeout: float = 0.02) -> s
     except ValueError as exc:
         raise TableOffline(f"cannot open table port {url}: {exc}") from None
     except LINK_ERRORS as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
+        cause = exc.__context__ if isinstance(exc.__context__, OSError) else exc
+        reason = getattr(cause, "strerror", None) or str(exc)
         raise TableOffline(f"cannot open table port {url}: {reason}") from None
     return port
 
