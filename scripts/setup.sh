@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 extras="${1:-}"
 
-# Qt (PySide6) and OpenCV load these shared libraries even offscreen.
-libs="libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0"
+# Qt (PySide6) and OpenCV load these shared libraries even offscreen; the font draws Chinese labels.
+libs="libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libglib2.0-0 fonts-wqy-microhei"
 missing=""
 for lib in $libs; do
   dpkg -s "$lib" >/dev/null 2>&1 || missing="$missing $lib"

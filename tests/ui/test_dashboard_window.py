@@ -1,0 +1,119 @@
+"""The dashboard window under pytest-qt (offscreen): scoring, corrections, the match log, the
+table panel against the simulator, and screenshots for the README."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt", reason="pytest-qt is part of the dev extra")
+
+from PySide6.QtCore import QPoint, Qt  # noqa: E402
+
+from scoring.match import MatchStore  # noqa: E402
+from scoring.tiles import tile_from_name  # noqa: E402
+from ui.dashboard import i18n  # noqa: E402
+from ui.dashboard.core import TileRef  # noqa: E402
+from ui.dashboard.main_window import MainWindow  # noqa: E402
+from ui.dashboard.palette import TilePalette  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "ui" / "samples" / "hand.json"
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path):  # noqa: ANN001, ANN201 - pytest-qt fixture
+    i18n.set_language("en")
+    store = MatchStore.open(tmp_path / "log.sqlite3")
+    w = MainWindow(operator="referee", store=store)
+    qtbot.addWidget(w)
+    w.match_panel.new_match("shandong", {}, ["Ann", "Bo", "Chen", "Dee"], 0)
+    w.session.load(json.loads(SAMPLE.read_text(encoding="utf-8")))
+    w.show()
+    yield w
+    w.close()
+    store.close()
+
+
+def test_settlement_is_shown_for_the_referee(window: MainWindow) -> None:
+    text = window.scoring.payments.text()
+    assert "+8" in text and "-8" in text
+    items = [window.scoring.tree.topLevelItem(0).child(i).text(0)
+             for i in range(window.scoring.tree.topLevelItem(0).childCount())]
+    assert "推倒和" in items
+    assert window.seat_panels[1].header.text().count("Bo") == 1
+
+
+def test_clicking_a_tile_corrects_it_and_logs_who_and_why(window: MainWindow, qtbot,  # noqa: ANN001
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    flower_index = 0
+
+    def choose(self: TilePalette) -> int:
+        self.chosen = tile_from_name("f3")
+        self.why.setText("the camera saw 菊 as 梅")
+        return 1
+
+    monkeypatch.setattr(TilePalette, "exec", choose)
+    strip = window.seat_panels[1].melds
+    keys = [t.key for t in strip.tiles()]
+    target = keys.index(TileRef(1, "flowers", flower_index))
+    rect = strip._rects[target]
+    qtbot.mouseClick(strip, Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.session.corrections[-1].what == "flowers[0]: f1 -> f3"
+    window.confirm_hand()
+    match = window.store.load(window.match_panel.match_id)
+    assert match.totals == [0, 8, 0, -8]
+    logged = match.log[-1]
+    assert "f1 -> f3" in logged.note and logged.who == "referee"
+    assert window.match_panel.table.item(0, 3).text() == "+8"
+    assert window.session.record is None  # ready for the next hand
+
+
+def test_reopened_hand_is_amended_not_duplicated(window: MainWindow) -> None:
+    window.confirm_hand()
+    mid = window.match_panel.match_id
+    window.reopen_hand(0)
+    window.session.remove_flower(1, 0, "referee", "f1 was not his")
+    assert window.session.settlement.payments == [0, 7, 0, -7]
+    window.confirm_hand()
+    match = window.store.load(mid)
+    assert len(match.hands) == 1 and match.totals == [0, 7, 0, -7]
+    assert match.amendments and "f1 was not his" in match.amendments[-1].event.why
+
+
+def test_table_buttons_reach_the_simulator(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    panel = window.table_panel
+    with qtbot.waitSignal(window.table_bridge.stateChanged, timeout=15000,
+                          check_params_cb=lambda s: s == "idle"):
+        window.table_bridge.connect_to("simulator", speed=50)
+    with qtbot.waitSignal(window.table_bridge.dice, timeout=15000) as blocker:
+        qtbot.mouseClick(panel.buttons["dice"], Qt.MouseButton.LeftButton)
+    a, b = blocker.args
+    assert 1 <= a <= 6 and 1 <= b <= 6
+    qtbot.waitUntil(lambda: "dice" in window.match_panel.wall.text().lower(), timeout=5000)
+    qtbot.waitUntil(lambda: "→" in panel.audit.toPlainText() or panel.audit.blockCount() > 2,
+                    timeout=5000)
+    assert window.table_bridge.simulator is not None
+
+
+def test_screenshots_for_the_readme(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+    out = ROOT / "docs" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    window.resize(1366, 768)
+    qtbot.wait(100)
+    assert window.grab().save(str(out / "dashboard-score.png"))
+    window.tabs.setCurrentWidget(window.match_panel)
+    qtbot.wait(50)
+    assert window.grab().save(str(out / "dashboard-match.png"))
+    assert (out / "dashboard-score.png").stat().st_size > 10_000
+
+
+def test_language_switch_labels(window: MainWindow) -> None:
+    i18n.set_language("zh")
+    try:
+        assert i18n.tr("confirm_hand") == "确认本局"
+    finally:
+        i18n.set_language("en")
+    assert QPoint(0, 0).x() == 0

@@ -1,0 +1,39 @@
+"""`mjtable run`: the dashboard. With no arguments, the demo on the bundled defaults."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "run", help="start the dashboard (the demo by default)",
+        description="Start the dashboard. With no options: the bundled sample video, the shipped "
+                    "models, a simulated table and the match log in the user data folder.")
+    p.add_argument("--camera", help="webcam index, video file, stream URL or image folder "
+                                    "('none' for no camera; default: the bundled sample video)")
+    p.add_argument("--port", help="table serial port or URL, 'simulator' (default) or 'none'")
+    p.add_argument("--match", type=int, help="reopen this match from the log (default: latest)")
+    p.add_argument("--db", type=Path, help="match log file (default: in the user data folder)")
+    p.add_argument("--hand", type=Path, help="a hand record to show at start")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="label language")
+    p.add_argument("--operator", default=os.environ.get("USER", "operator"),
+                   help="name written into the log with each correction")
+    p.add_argument("--screenshot", type=Path, help="save the window as PNG, then exit")
+    p.add_argument("--exit-after", type=float, metavar="SECONDS",
+                   help="close after this many seconds (with --screenshot: when to take it)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.screenshot is not None and "QT_QPA_PLATFORM" not in os.environ:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from ui.dashboard.app import SAMPLE_HAND, RunOptions
+    from ui.dashboard.app import run as run_app
+
+    opts = RunOptions(camera=args.camera, port=args.port, match=args.match, db=args.db,
+                      lang=args.lang, operator=args.operator, screenshot=args.screenshot,
+                      exit_after=args.exit_after, hand=args.hand or SAMPLE_HAND)
+    return run_app(opts)

@@ -1,0 +1,78 @@
+"""Start the dashboard: the demo by default (bundled video, shipped models, simulated table, the
+match log in the user data folder), or a chosen camera, port and match."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from ui.dashboard import i18n
+
+SAMPLE_HAND = Path(__file__).resolve().parent.parent / "samples" / "hand.json"
+
+
+@dataclass
+class RunOptions:
+    camera: str | None = None  # None: the bundled sample video; "none": no camera
+    port: str | None = None  # None: the simulated table; "none": no table
+    match: int | None = None  # None: the latest match, or a new demo match
+    db: Path | None = None  # None: the user data folder
+    lang: str = "en"
+    operator: str = "operator"
+    screenshot: Path | None = None
+    exit_after: float | None = None
+    hand: Path | None = SAMPLE_HAND  # a hand record to show at start
+
+
+def build_window(opts: RunOptions):
+    """Create the window and everything it drives; the caller owns the QApplication."""
+    from scoring.match import MatchStore
+    from ui.dashboard.main_window import MainWindow
+    from ui.dashboard.vision_worker import CameraWorker, default_source
+
+    i18n.set_language(opts.lang)
+    store = MatchStore.open(opts.db)
+    window = MainWindow(operator=opts.operator, store=store)
+    panel = window.match_panel
+    assert panel is not None
+    if opts.match is not None:
+        panel.open_match(opts.match)
+    else:
+        matches = store.list_matches()
+        if matches:
+            panel.open_match(matches[-1].id)
+        else:
+            panel.new_match("shandong", {}, ["东家", "南家", "西家", "北家"], 0)
+    if opts.hand is not None:
+        window.session.load(json.loads(opts.hand.read_text(encoding="utf-8")), source="file")
+    if opts.port != "none":
+        window.table_bridge.connect_to(opts.port or "simulator")
+    if opts.camera != "none":
+        source = opts.camera if opts.camera is not None else default_source()
+        worker = CameraWorker(source, parent=window)
+        window.attach_camera(worker)
+        worker.start()
+    return window
+
+
+def run(opts: RunOptions) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = build_window(opts)
+    window.show()
+    if opts.screenshot is not None or opts.exit_after is not None:
+        delay = int((opts.exit_after if opts.exit_after is not None else 2.0) * 1000)
+
+        def finish() -> None:
+            if opts.screenshot is not None:
+                opts.screenshot.parent.mkdir(parents=True, exist_ok=True)
+                window.grab().save(str(opts.screenshot))
+            window.close()
+            app.quit()
+
+        QTimer.singleShot(delay, finish)
+    return int(app.exec())

@@ -1,0 +1,291 @@
+"""The main window: camera view ringed by the four seats, and tabs for score, match and table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGridLayout,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QToolBar,
+    QWidget,
+)
+
+from scoring.errors import ScoringError
+from scoring.record import HandRecord
+from scoring.tiles import parse_tiles
+from scoring.waiting import seat_waits
+from ui.commands.waits import parse_meld
+from ui.dashboard.camera_view import CameraView, Overlay
+from ui.dashboard.core import Correction, HandSession, TileRef
+from ui.dashboard.i18n import tr
+from ui.dashboard.match_panel import MatchPanel
+from ui.dashboard.palette import TilePalette
+from ui.dashboard.scoring_panel import ScoringPanel
+from ui.dashboard.seat_panel import SeatPanel, SeatView
+from ui.dashboard.table_panel import TableBridge, TablePanel
+from ui.errors import CommandError
+
+# seat k sits at: 0 bottom, 1 right, 2 top, 3 left (play goes counter-clockwise)
+SEAT_CELLS = {0: (2, 1), 1: (1, 2), 2: (0, 1), 3: (1, 0)}
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: HandSession | None = None, operator: str = "operator",
+                 players: list[str] | None = None, store: Any = None) -> None:
+        super().__init__()
+        self.setWindowTitle(tr("app_title"))
+        self.session = session or HandSession()
+        self.operator = operator
+        self.players = players or [f"{tr('seat')} {k}" for k in range(4)]
+        self.totals: list[float] | None = None
+        self.correction_log: list[Correction] = []
+
+        central = QWidget()
+        grid = QGridLayout(central)
+        grid.setContentsMargins(4, 4, 4, 4)
+        grid.setSpacing(4)
+        self.view = CameraView()
+        grid.addWidget(self.view, 1, 1)
+        self.seat_panels: list[SeatPanel] = []
+        for seat in range(4):
+            panel = SeatPanel(seat)
+            panel.tileClicked.connect(self.correct_tile)
+            panel.menuRequested.connect(self.edit_seat)
+            row, col = SEAT_CELLS[seat]
+            grid.addWidget(panel, row, col)
+            self.seat_panels.append(panel)
+        grid.setColumnStretch(1, 1)
+        grid.setRowStretch(1, 1)
+        for col in (0, 2):
+            grid.setColumnMinimumWidth(col, 190)
+
+        self.tabs = QTabWidget()
+        self.tabs.setMinimumWidth(360)
+        self.tabs.setMaximumWidth(460)
+        self.scoring = ScoringPanel(self.session)
+        self.scoring.loadRequested.connect(self.load_hand_dialog)
+        self.scoring.confirmRequested.connect(self.confirm_hand)
+        self.tabs.addTab(self.scoring, tr("score"))
+        self.store = store
+        self.match_panel: MatchPanel | None = None
+        self.logged_seq: int | None = None  # the log event of a confirmed hand being corrected
+        if store is not None:
+            self.match_panel = MatchPanel(store)
+            self.match_panel.matchChanged.connect(self.show_match)
+            self.match_panel.table.cellDoubleClicked.connect(self.reopen_hand)
+            self.tabs.addTab(self.match_panel, tr("match"))
+        self.table_bridge = TableBridge(self)
+        self.table_panel = TablePanel(self.table_bridge)
+        self.tabs.addTab(self.table_panel, tr("table"))
+        if self.match_panel is not None:
+            self.table_bridge.dice.connect(self.match_panel.add_roll,
+                                           Qt.ConnectionType.QueuedConnection)
+        outer = QWidget()
+        outer_layout = QGridLayout(outer)
+        outer_layout.setContentsMargins(0, 0, 0, 0)
+        outer_layout.addWidget(central, 0, 0)
+        outer_layout.addWidget(self.tabs, 0, 1)
+        outer_layout.setColumnStretch(0, 1)
+        self.setCentralWidget(outer)
+
+        toolbar = QToolBar()
+        toolbar.setMovable(False)
+        self.addToolBar(toolbar)
+        load = QAction(tr("load_hand"), self)
+        load.triggered.connect(self.load_hand_dialog)
+        toolbar.addAction(load)
+        fit = QAction(tr("zoom_fit"), self)
+        fit.triggered.connect(self.view.fit)
+        toolbar.addAction(fit)
+        self.toolbar = toolbar
+        self.camera_status = QLabel(tr("camera_off"))
+        self.table_status = QLabel("")
+        self.statusBar().addWidget(self.camera_status)
+        self.statusBar().addWidget(self.table_status)
+        self.table_bridge.stateChanged.connect(
+            lambda s: self.table_status.setText(f"{tr('table')}: {s}"),
+            Qt.ConnectionType.QueuedConnection)
+        self.view.boxClicked.connect(self.correct_overlay)
+
+        self.session.changed.connect(self.refresh_seats)
+        self.session.corrected.connect(self.correction_log.append)
+        self.refresh_seats()
+        self.resize(1366, 768)
+
+    # ------------------------------------------------------------ showing the hand
+
+    def refresh_seats(self) -> None:
+        record = self.session.record
+        for k, panel in enumerate(self.seat_panels):
+            panel.show_view(self.seat_view(k, record))
+
+    def seat_view(self, k: int, record: HandRecord | None) -> SeatView:
+        name = self.players[k]
+        total = self.totals[k] if self.totals else None
+        if record is None:
+            return SeatView(k, name, 0, total=total)
+        seat = record.seats[k]
+        winners = {w.seat for w in record.wins}
+        waits: list[tuple[int, int]] = []
+        if k not in winners and seat.concealed:
+            visible = [t for j, s in enumerate(record.seats) if j != k for t in s.all_tiles()]
+            try:
+                waits = seat_waits(seat.concealed, seat.melds, ruleset=record.ruleset,
+                                   options=record.options,
+                                   context={"indicator": record.context.indicator},
+                                   visible=visible)
+            except ScoringError:
+                waits = seat_waits(seat.concealed, seat.melds, visible=visible)
+        flagged = {ref for ref in self.session.suggestions if ref.seat == k}
+        return SeatView(k, name, record.dealer, seat, total, waits, flagged, k in winners)
+
+    def show_frame(self, frame: Any, overlays: list[Overlay]) -> None:
+        self.view.show_frame(frame, overlays)
+
+    def attach_camera(self, worker: Any) -> None:
+        """Show a camera worker's frames; its drop-outs become status, never a dialog."""
+        self.camera = worker
+        worker.frameReady.connect(self.show_frame, Qt.ConnectionType.QueuedConnection)
+        worker.status.connect(self.show_camera_status, Qt.ConnectionType.QueuedConnection)
+        self.camera_status.setText(tr("camera_ok"))
+
+    def show_camera_status(self, kind: str, message: str) -> None:
+        text = {"lost": tr("camera_lost"), "opened": tr("camera_ok"),
+                "reconnected": tr("camera_ok")}.get(kind, f"{tr('camera')}: {message}")
+        self.camera_status.setText(text)
+        self.camera_status.setToolTip(message)
+
+    # ------------------------------------------------------------ entering and correcting
+
+    def load_hand_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, tr("load_hand"), "", "Hand records (*.json)")
+        if path:
+            self.load_hand_file(Path(path))
+
+    def load_hand_file(self, path: Path) -> None:
+        try:
+            self.session.load(json.loads(path.read_text(encoding="utf-8")), source="file")
+        except (OSError, ValueError) as exc:
+            self.statusBar().showMessage(f"{path.name}: {exc}", 10000)
+
+    def correct_tile(self, ref: TileRef) -> None:
+        dialog = TilePalette(self.session.suggestions.get(ref), who=self.operator, parent=self)
+        if dialog.exec() and dialog.chosen is not None:
+            self.apply_correction(lambda: self.session.replace_tile(
+                ref, dialog.chosen, dialog.who.text(), dialog.why.text()))
+
+    def correct_overlay(self, overlay: Overlay) -> None:
+        if isinstance(overlay.key, TileRef):
+            self.correct_tile(overlay.key)
+
+    def edit_seat(self, seat: int, action: str, index: int) -> None:
+        who = self.operator
+        if action == "add_meld":
+            text, ok = QInputDialog.getText(self, tr("add_meld"),
+                                            "pung:EEE, chow:567m, kong:1111m, ckong:2222p, "
+                                            "optionally @SEAT claimed from")
+            if ok and text.strip():
+                body, _, src = text.strip().partition("@")
+
+                def add() -> None:
+                    meld = parse_meld(body.strip(), seat)
+                    if src.strip():
+                        from dataclasses import replace
+
+                        meld = replace(meld, from_seat=int(src))
+                    self.session.add_meld(seat, meld, who, "entered")
+
+                self.apply_correction(add)
+        elif action == "remove_meld":
+            self.apply_correction(lambda: self.session.remove_meld(seat, index, who, "removed"))
+        elif action == "add_flower":
+            text, ok = QInputDialog.getText(self, tr("add_flower"), "f1..f8 or 梅兰菊竹春夏秋冬")
+            if ok and text.strip():
+                self.apply_correction(lambda: self.session.add_flower(
+                    seat, parse_tiles(text.strip())[0], who, "entered"))
+        elif action == "remove_flower":
+            self.apply_correction(lambda: self.session.remove_flower(seat, index, who,
+                                                                     "removed"))
+
+    def apply_correction(self, change: Any) -> None:
+        try:
+            change()
+        except (ValueError, CommandError, IndexError) as exc:
+            self.statusBar().showMessage(str(exc), 10000)
+
+    def confirm_hand(self) -> None:
+        """Commit the scored hand to the match log, with every correction as the reason.
+
+        A hand reopened from the log is amended instead: the original stays in the log.
+        """
+        record, st = self.session.record, self.session.settlement
+        if record is None or st is None:
+            return
+        panel = self.match_panel
+        if panel is None or panel.match_id is None:
+            self.statusBar().showMessage("no match is open: the hand is scored but not logged",
+                                         8000)
+            return
+        why = "; ".join(f"seat {c.seat} {c.what} ({c.who}: {c.why})"
+                        for c in self.session.corrections) or "confirmed"
+        try:
+            if self.logged_seq is not None:
+                self.store.amend(panel.match_id, self.logged_seq,
+                                 {"type": "hand_recorded", "record": record.to_json()},
+                                 who=self.operator, why=why)
+            else:
+                self.store.add_hand(panel.match_id, record.to_json(), who=self.operator, why=why)
+        except ValueError as exc:
+            self.statusBar().showMessage(str(exc), 10000)
+            return
+        self.logged_seq = None
+        self.session.clear()
+        panel.refresh()
+        self.statusBar().showMessage(tr("confirm_hand") + " ✓", 4000)
+
+    def reopen_hand(self, row: int, _col: int = 0) -> None:
+        """Load a logged hand into the scoring panel to correct it (an amendment on confirm)."""
+        panel = self.match_panel
+        if panel is None or panel.match is None or row >= len(panel.match.hands):
+            return
+        hand = panel.match.hands[row]
+        self.session.load(hand.record, source=f"log #{hand.seq}")
+        self.logged_seq = hand.seq
+        self.tabs.setCurrentWidget(self.scoring)
+
+    def show_match(self, match: Any) -> None:
+        self.players = list(match.players)
+        self.totals = list(match.totals)
+        self.refresh_seats()
+
+    # ------------------------------------------------------------ lifetime
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if getattr(self, "camera", None) is not None:
+            self.camera.stop()
+        self.table_bridge.shutdown()
+        super().closeEvent(event)
+
+
+def screenshot(window: QMainWindow, path: Path, delay_ms: int = 0) -> None:
+    """Save the window as a PNG (works offscreen)."""
+
+    def grab() -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not window.grab().save(str(path)):
+            QMessageBox.warning(window, "screenshot", f"could not save {path}")
+
+    if delay_ms:
+        QTimer.singleShot(delay_ms, grab)
+    else:
+        grab()

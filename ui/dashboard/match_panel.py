@@ -1,0 +1,255 @@
+"""The match: scoreboard with every hand and running totals, dealer, counters, levels, dice and
+where to break the wall; new / reopen / export through the match log (scoring.match)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from scoring.rulesets.registry import get_ruleset, known_rulesets, ruleset_options
+from ui.dashboard.i18n import tr, wind
+
+
+class NewMatchDialog(QDialog):
+    """Ruleset, its options with their defaults shown, the four players and the first dealer."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("new_match"))
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.ruleset = QComboBox()
+        self.ruleset.addItems(list(known_rulesets()))
+        form.addRow(tr("ruleset"), self.ruleset)
+        self.names = [QLineEdit(f"{wind(k, 0)}家") for k in range(4)]
+        for k, edit in enumerate(self.names):
+            form.addRow(f"{tr('seat')} {k}", edit)
+        self.dealer = QComboBox()
+        self.dealer.addItems([tr("random"), *(f"{tr('seat')} {k}" for k in range(4))])
+        form.addRow(tr("first_dealer"), self.dealer)
+        layout.addLayout(form)
+        self.options_box = QGroupBox(tr("options"))
+        self.options_form = QFormLayout(self.options_box)
+        layout.addWidget(self.options_box)
+        self.option_widgets: dict[str, QWidget] = {}
+        self.ruleset.currentTextChanged.connect(self._show_options)
+        self._show_options(self.ruleset.currentText())
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def _show_options(self, name: str) -> None:
+        while self.options_form.rowCount():
+            self.options_form.removeRow(0)
+        self.option_widgets = {}
+        for spec in ruleset_options(name):
+            widget: QWidget
+            if spec.choices:
+                widget = QComboBox()
+                widget.addItems([str(c) for c in spec.choices])
+                widget.setCurrentText(str(spec.default))
+            elif isinstance(spec.default, bool):
+                widget = QCheckBox()
+                widget.setChecked(spec.default)
+            elif isinstance(spec.default, int):
+                widget = QSpinBox()
+                widget.setRange(0, 1_000_000)
+                widget.setValue(spec.default)
+            else:
+                widget = QLineEdit(str(spec.default))
+            widget.setToolTip(f"{spec.doc} (default {spec.default!r})")
+            self.option_widgets[spec.name] = widget
+            self.options_form.addRow(f"{spec.name} [{spec.default}]", widget)
+
+    def values(self) -> dict[str, Any]:
+        """Only the options changed from their defaults, so the log records house rules."""
+        options: dict[str, Any] = {}
+        for spec in ruleset_options(self.ruleset.currentText()):
+            w = self.option_widgets[spec.name]
+            if isinstance(w, QComboBox):
+                value: Any = w.currentText()
+            elif isinstance(w, QCheckBox):
+                value = w.isChecked()
+            elif isinstance(w, QSpinBox):
+                value = w.value()
+            else:
+                value = w.text()  # type: ignore[attr-defined]
+            if value != spec.default:
+                options[spec.name] = value
+        dealer = self.dealer.currentIndex() - 1
+        return {"ruleset": self.ruleset.currentText(), "options": options,
+                "players": [e.text().strip() or f"{tr('seat')} {k}"
+                            for k, e in enumerate(self.names)],
+                "first_dealer": dealer if dealer >= 0 else random.randrange(4)}
+
+
+class MatchPanel(QWidget):
+    """Shows one match from the store; ``matchChanged`` carries the match after every change."""
+
+    matchChanged = Signal(object)
+
+    def __init__(self, store: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.match_id: int | None = None
+        self.match: Any = None
+        self.rolls: list[tuple[int, int]] = []
+        layout = QVBoxLayout(self)
+        self.header = QLabel()
+        self.header.setWordWrap(True)
+        layout.addWidget(self.header)
+        self.table = QTableWidget(0, 6)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        layout.addWidget(self.table, 1)
+        self.wall = QLabel()
+        self.wall.setWordWrap(True)
+        layout.addWidget(self.wall)
+        row = QHBoxLayout()
+        for key, slot in (("new_match", self.new_match_dialog), ("open_match", self.open_dialog),
+                          ("export", self.export_dialog)):
+            b = QPushButton(tr(key))
+            b.clicked.connect(slot)
+            row.addWidget(b)
+        layout.addLayout(row)
+        self.refresh()
+
+    # ------------------------------------------------------------ match lifecycle
+
+    def new_match(self, ruleset: str, options: dict[str, Any], players: list[str],
+                  first_dealer: int) -> int:
+        self.match_id = self.store.new_match(ruleset, options, players, first_dealer,
+                                             who="dashboard")
+        self.rolls = []
+        self.refresh()
+        return self.match_id
+
+    def open_match(self, match_id: int) -> None:
+        self.match_id = match_id
+        self.rolls = []
+        self.refresh()
+
+    def new_match_dialog(self) -> None:
+        dialog = NewMatchDialog(self)
+        if dialog.exec():
+            v = dialog.values()
+            self.new_match(v["ruleset"], v["options"], v["players"], v["first_dealer"])
+
+    def open_dialog(self) -> None:
+        dialog = QDialog(self)
+        dialog.setWindowTitle(tr("open_match"))
+        layout = QVBoxLayout(dialog)
+        listing = QListWidget()
+        summaries = self.store.list_matches()
+        for s in summaries:
+            listing.addItem(f"#{s.id} {s.created_at[:16]} {s.ruleset} · "
+                            f"{' / '.join(s.players)} · {s.events} events")
+        layout.addWidget(listing)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(dialog.accept)
+        buttons.rejected.connect(dialog.reject)
+        layout.addWidget(buttons)
+        if dialog.exec() and listing.currentRow() >= 0:
+            self.open_match(summaries[listing.currentRow()].id)
+
+    def export_dialog(self) -> None:
+        if self.match_id is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, tr("export"), f"match-{self.match_id}.json",
+                                              "JSON (*.json);;CSV (*.csv)")
+        if path:
+            self.export(Path(path))
+
+    def export(self, path: Path) -> None:
+        import json
+
+        assert self.match_id is not None
+        if path.suffix.lower() == ".csv":
+            path.write_text(self.store.export_csv(self.match_id), encoding="utf-8")
+        else:
+            path.write_text(json.dumps(self.store.export_json(self.match_id), ensure_ascii=False,
+                                       indent=2), encoding="utf-8")
+
+    def add_roll(self, a: int, b: int) -> None:
+        self.rolls.append((a, b))
+        self.show_wall()
+
+    # ------------------------------------------------------------ showing
+
+    def refresh(self) -> None:
+        if self.match_id is None:
+            self.match = None
+            self.header.setText(f"{tr('match')}: —")
+            self.table.setRowCount(0)
+            self.wall.setText("")
+            return
+        self.match = m = self.store.load(self.match_id)
+        counters = ", ".join(f"{k} {v}" for k, v in m.counters.items()) or "—"
+        levels = ""
+        if m.levels:
+            levels = f"<br>{tr('level')}: " + " · ".join(
+                f"{m.players[k]} {lv}" for k, lv in enumerate(m.levels))
+        problem = f"<br><span style='color:#b3261e'>{m.problem}</span>" if m.problem else ""
+        self.header.setText(
+            f"<b>#{m.id} {m.ruleset}</b> · {tr('dealer')}: {m.players[m.dealer]} "
+            f"({wind(m.dealer, m.dealer)}) · {tr('counters')}: {counters}{levels}{problem}")
+        hands = m.hands
+        self.table.setColumnCount(6)
+        self.table.setHorizontalHeaderLabels([tr("hand"), tr("pattern"),
+                                              *(p[:8] for p in m.players)])
+        self.table.setRowCount(len(hands) + 1)
+        for r, h in enumerate(hands):
+            st = h.settlement
+            what = "荒庄" if st.outcome == "draw" else " ".join(w.pattern for w in st.wins)
+            cells = [str(h.number), what, *(f"{p:+g}" for p in st.payments)]
+            for c, text in enumerate(cells):
+                self.table.setItem(r, c, QTableWidgetItem(text))
+        totals = [tr("total"), "", *(f"{t:g}" for t in m.totals)]
+        for c, text in enumerate(totals):
+            item = QTableWidgetItem(text)
+            font = item.font()
+            font.setBold(True)
+            item.setFont(font)
+            self.table.setItem(len(hands), c, item)
+        self.table.resizeColumnsToContents()
+        self.show_wall()
+        self.matchChanged.emit(m)
+
+    def show_wall(self) -> None:
+        if self.match is None or not self.rolls:
+            self.wall.setText("")
+            return
+        dice = " ".join(f"{a}+{b}" for a, b in self.rolls)
+        try:
+            rs = get_ruleset(self.match.ruleset)
+            wb = rs.wall_break(self.match.dealer, self.rolls, rs.resolve_options(
+                self.match.options))
+            where = wb.explanation or (f"wall of seat {wb.wall_seat}, after "
+                                       f"{wb.stacks_skipped} stacks")
+        except (ValueError, NotImplementedError) as exc:
+            where = str(exc)
+        self.wall.setText(f"{tr('dice')}: {dice} → {tr('break_wall')}: {where}")

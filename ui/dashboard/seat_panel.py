@@ -1,0 +1,115 @@
+"""One player's panel: name, wind, dealer mark, standing tiles, melds, flowers, waits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QFrame, QLabel, QMenu, QVBoxLayout, QWidget
+
+from scoring.record import Meld, Seat
+from scoring.tiles import TILE_NAMES
+from ui.dashboard.core import TileRef
+from ui.dashboard.i18n import tr, wind
+from ui.dashboard.tile_strip import StripTile, TileStrip
+
+
+@dataclass
+class SeatView:
+    """What a seat panel shows; built from a hand record or a live reading."""
+
+    seat: int
+    name: str
+    dealer: int
+    seat_data: Seat = field(default_factory=Seat)
+    total: float | None = None
+    waits: list[tuple[int, int]] = field(default_factory=list)  # (tile, left)
+    flagged: set[TileRef] = field(default_factory=set)
+    winner: bool = False
+
+
+def sideways_index(meld: Meld, seat: int) -> int:
+    """Which tile of a laid-down meld lies sideways: it points at the player it was claimed from.
+
+    From the 上家 the left tile, from the 对家 the middle, from the 下家 the right; a 暗杠 has none.
+    """
+    if meld.from_seat is None:
+        return -1
+    offset = (meld.from_seat - seat) % 4  # 1 下家, 2 对家, 3 上家
+    last = len(meld.tiles) - 1
+    return {3: 0, 2: 1, 1: last}.get(offset, -1)
+
+
+def meld_strip(seat_no: int, melds: tuple[Meld, ...], flagged: set[TileRef]) -> list[StripTile]:
+    out: list[StripTile] = []
+    for m_i, meld in enumerate(melds):
+        side = sideways_index(meld, seat_no)
+        for i, tile in enumerate(meld.tiles):
+            ref = TileRef(seat_no, "melds", i, m_i)
+            shown = -1 if meld.type == "concealed_kong" and i in (0, 3) else tile
+            out.append(StripTile(shown, sideways=i == side, flagged=ref in flagged,
+                                 gap_before=i == 0, key=ref))
+    return out
+
+
+class SeatPanel(QFrame):
+    """Clicking a tile asks for a correction; the context menu adds or removes melds/flowers."""
+
+    tileClicked = Signal(object)  # TileRef
+    menuRequested = Signal(int, str, int)  # seat, action, index
+
+    def __init__(self, seat: int, tile_height: int = 30, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.seat = seat
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setObjectName(f"seat{seat}")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.setSpacing(3)
+        self.header = QLabel()
+        self.header.setObjectName("seatHeader")
+        self.concealed = TileStrip(tile_height)
+        self.melds = TileStrip(round(tile_height * 0.85))
+        self.footer = QLabel()
+        self.footer.setWordWrap(True)
+        for w in (self.header, self.concealed, self.melds, self.footer):
+            layout.addWidget(w)
+        layout.addStretch(1)
+        self.concealed.tileClicked.connect(self.tileClicked.emit)
+        self.melds.tileClicked.connect(self.tileClicked.emit)
+        self.view = SeatView(seat, f"{tr('seat')} {seat}", 0)
+
+    def show_view(self, view: SeatView) -> None:
+        self.view = view
+        s = view.seat_data
+        dealer = f" · {tr('dealer')}" if view.seat == view.dealer else ""
+        total = "" if view.total is None else f" · {view.total:+g}"
+        crown = " · 和" if view.winner else ""
+        self.header.setText(f"<b>{wind(view.seat, view.dealer)}</b> {view.name}"
+                            f"{dealer}{total}{crown}")
+        self.concealed.set_tiles([
+            StripTile(t, flagged=TileRef(view.seat, "concealed", i) in view.flagged,
+                      key=TileRef(view.seat, "concealed", i))
+            for i, t in enumerate(s.concealed)])
+        flowers = [StripTile(t, gap_before=i == 0, key=TileRef(view.seat, "flowers", i))
+                   for i, t in enumerate(s.flowers)]
+        self.melds.set_tiles(meld_strip(view.seat, s.melds, view.flagged) + flowers)
+        self.melds.setVisible(bool(s.melds or s.flowers))
+        if view.waits:
+            waits = "  ".join(f"{TILE_NAMES[t]}({left})" for t, left in view.waits)
+            self.footer.setText(f"{tr('waits')}: {waits}")
+        else:
+            self.footer.setText("")
+
+    def contextMenuEvent(self, event: object) -> None:
+        menu = QMenu(self)
+        menu.addAction(tr("add_meld"), lambda: self.menuRequested.emit(self.seat, "add_meld", -1))
+        for i, meld in enumerate(self.view.seat_data.melds):
+            menu.addAction(f"{tr('remove_meld')} {''.join(TILE_NAMES[t] for t in meld.tiles)}",
+                           lambda i=i: self.menuRequested.emit(self.seat, "remove_meld", i))
+        menu.addAction(tr("add_flower"),
+                       lambda: self.menuRequested.emit(self.seat, "add_flower", -1))
+        for i, f in enumerate(self.view.seat_data.flowers):
+            menu.addAction(f"{tr('remove_flower')} {TILE_NAMES[f]}",
+                           lambda i=i: self.menuRequested.emit(self.seat, "remove_flower", i))
+        menu.exec(event.globalPos())  # type: ignore[attr-defined]

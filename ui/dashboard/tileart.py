@@ -1,0 +1,44 @@
+"""Tile images for the dashboard, from the project's own rendered art (ui/assets/tiles)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPainter, QPixmap, QTransform
+
+from scoring.tiles import TILE_NAMES
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets" / "tiles"
+TILE_ASPECT = 0.75  # width / height of an upright tile
+UNKNOWN = -1  # a face-down or unread tile: drawn as a back
+
+
+@lru_cache(maxsize=512)
+def tile_pixmap(tile: int, height: int, sideways: bool = False) -> QPixmap:
+    """The tile scaled to ``height`` (upright) — sideways tiles are turned a quarter right."""
+    name = "back" if tile == UNKNOWN else TILE_NAMES[tile]
+    source = QPixmap(str(ASSETS / f"{name}.png"))
+    if source.isNull():
+        raise FileNotFoundError(f"tile image {name}.png is missing from {ASSETS}")
+    pix = source.scaledToHeight(height, Qt.TransformationMode.SmoothTransformation)
+    if sideways:
+        pix = pix.transformed(QTransform().rotate(90), Qt.TransformationMode.SmoothTransformation)
+    return pix
+
+
+@lru_cache(maxsize=64)
+def flagged_overlay(width: int, height: int) -> QPixmap:
+    """A translucent orange wash with a border, laid over a low-confidence or corrected tile."""
+    pix = QPixmap(width, height)
+    pix.fill(QColor(0, 0, 0, 0))
+    p = QPainter(pix)
+    p.fillRect(0, 0, width, height, QColor(255, 140, 0, 60))
+    pen = p.pen()
+    pen.setColor(QColor(230, 110, 0))
+    pen.setWidth(2)
+    p.setPen(pen)
+    p.drawRect(1, 1, width - 2, height - 2)
+    p.end()
+    return pix
