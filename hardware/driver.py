@@ -192,7 +192,8 @@ class TableDriver:
         ticket, gen = self._request_gen(Op.SHUFFLE)
         if not wait:
             return None
-        return self._await("shuffle", lambda s: _reached(s.shuffles, ticket), gen, timeout)
+        return self._await("shuffle", lambda s: _reached(s.shuffles, ticket)
+                           and s.state is not TableState.SHUFFLING, gen, timeout)
 
     def raise_tiles(self, wait: bool = True, timeout: float | None = None) -> TableStatus | None:
         _, gen = self._request_gen(Op.RAISE)
@@ -214,7 +215,8 @@ class TableDriver:
         ticket, gen = self._request_gen(Op.ROLL_DICE, seat)
         if not wait or not self.protocol.reports_status:
             return None
-        st = self._await("dice roll", lambda s: _reached(s.rolls, ticket), gen, timeout)
+        st = self._await("dice roll", lambda s: _reached(s.rolls, ticket)
+                         and s.state is not TableState.BUSY, gen, timeout)
         return st.dice
 
     def set_tile_count(self, count: int) -> None:

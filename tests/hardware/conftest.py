@@ -1,0 +1,29 @@
+"""A simulated table on a real pseudo-terminal, and a driver connected to it, per test.
+
+Times are scaled (``speed``) so a 12 s shuffle takes milliseconds; driver timeouts are short
+to match. Set ``MJTABLE_TEST_TABLE_PORT`` to run the driver tests against a real table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from hardware import Simulator, TableDriver, open_table, start_simulator
+
+FAST = {"ack_timeout": 0.05, "poll_interval": 0.05, "backoff": (0.02, 0.2), "op_timeout": 10.0}
+
+
+@pytest.fixture
+def sim() -> Iterator[Simulator]:
+    s = start_simulator(speed=200, seed=11)
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def table(sim: Simulator) -> Iterator[TableDriver]:
+    d = open_table(sim.url, **FAST)
+    yield d
+    d.close()

@@ -1,0 +1,179 @@
+"""The driver against the simulated table, through real pseudo-terminals (and one TCP port)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from conftest import FAST
+
+from hardware import (
+    AuditLog,
+    EventKind,
+    Fault,
+    Op,
+    Severity,
+    Simulator,
+    TableDriver,
+    TableEvent,
+    TableFault,
+    TableNak,
+    TableOffline,
+    TableState,
+    TableTimeout,
+    Unsupported,
+    open_table,
+    start_simulator,
+)
+
+
+def collect(driver: TableDriver) -> tuple[list[TableEvent], list[TableState]]:
+    events: list[TableEvent] = []
+    states: list[TableState] = []
+    driver.on_event(events.append)
+    driver.on_state(states.append)
+    return events, states
+
+
+def wait_for(cond, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        time.sleep(0.01)
+
+
+def test_identify_and_status_over_a_pty(table: TableDriver, sim: Simulator) -> None:
+    assert sim.url.endswith("/table") and sim.link.device.startswith("/dev/pts/")  # type: ignore[attr-defined]
+    info = table.identify()
+    assert (info.model, info.tile_count, info.protocol) == ("mjtable virtual table", 144,
+                                                            "default")
+    st = table.status()
+    assert st.state is TableState.IDLE and not st.tiles_raised and table.state is TableState.IDLE
+
+
+def test_a_whole_hand_cycle_with_events_once_each(table: TableDriver, sim: Simulator) -> None:
+    events, states = collect(table)
+    st = table.shuffle()
+    assert st is not None and st.shuffles == 1 and st.state is TableState.IDLE
+    assert table.raise_tiles().tiles_raised  # type: ignore[union-attr]
+    dice = table.roll_dice()
+    assert dice is not None and all(1 <= d <= 6 for d in dice)
+    assert table.last_status.dice == dice  # type: ignore[union-attr]
+    table.set_tile_count(136)
+    assert table.hide_tiles(True).tiles_hidden  # type: ignore[union-attr]
+    assert not table.lower_tiles().tiles_raised  # type: ignore[union-attr]
+    wait_for(lambda: any(e.kind is EventKind.TILES_LOWERED for e in events))
+    kinds = [e.kind for e in events]
+    assert kinds.count(EventKind.SHUFFLE_DONE) == 1 and kinds.count(EventKind.DICE) == 1
+    assert kinds.count(EventKind.TILES_READY) == 1
+    assert next(e for e in events if e.kind is EventKind.DICE).data["dice"] == list(dice)
+    assert TableState.SHUFFLING in states and TableState.RAISING in states
+    assert sim.table.status.tile_count == 136
+
+
+def test_refusal_is_a_nak_with_a_reason(table: TableDriver) -> None:
+    table.shuffle(wait=False)
+    with pytest.raises(TableNak, match="busy") as exc:
+        table.roll_dice()
+    assert exc.value.reason == "busy"
+    table.stop()
+    with pytest.raises(TableNak, match="unsupported tile count"):
+        table.set_tile_count(137)
+
+
+def test_jam_raises_a_fault_and_stop_clears_it() -> None:
+    with start_simulator(speed=200, seed=1, faults="jam=1") as sim, \
+            open_table(sim.url, **FAST) as table:
+        events, _ = collect(table)
+        with pytest.raises(TableFault, match="jam"):
+            table.shuffle()
+        assert table.state is TableState.ERROR
+        table.stop()
+        wait_for(lambda: table.state is TableState.IDLE)
+        wait_for(lambda: EventKind.FAULT_CLEARED in [e.kind for e in events])
+        fault = next(e for e in events if e.kind is EventKind.FAULT)
+        assert fault.data == {"fault": "jam", "severity": "error"}
+
+
+def test_faults_raised_by_the_table_reach_callbacks(table: TableDriver, sim: Simulator) -> None:
+    events, _ = collect(table)
+    sim.inject_fault(Fault.OVERHEAT, Severity.WARNING)
+    wait_for(lambda: EventKind.FAULT in [e.kind for e in events])
+    assert table.state is TableState.IDLE  # a warning does not stop the table
+    sim.inject_fault(Fault.LID_OPEN, Severity.ERROR)
+    wait_for(lambda: table.state is TableState.ERROR)
+    table.stop()
+    assert table.status().lid_open
+    with pytest.raises(TableNak, match="lid open"):
+        table.shuffle()
+    sim.close_lid()
+    table.stop()
+    assert table.shuffle() is not None
+
+
+def test_audit_has_every_frame_in_hex_with_timestamps(sim: Simulator, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "audit.log"
+    seen = []
+    audit = AuditLog(path, callback=seen.append)
+    with open_table(sim.url, audit=audit, **FAST) as table:
+        table.status()
+    audit.close()
+    lines = path.read_text().splitlines()
+    out = [ln for ln in lines if "  out " in ln]
+    inn = [ln for ln in lines if "  in " in ln]
+    assert out and inn and len(seen) == len(lines)
+    assert any("CMD status" in ln and "AA 00" in ln for ln in out)
+    assert any("ACK status" in ln for ln in inn)
+    assert lines[0][:4].isdigit() and lines[0][10] == "T" and "Z" in lines[0][:30]
+
+
+def test_unsupported_and_bad_arguments_fail_before_sending(table: TableDriver) -> None:
+    sent = table.stats["frames_out"]
+    with pytest.raises(Unsupported, match="no 'buzzer'"):
+        table.command(Op.BUZZER)
+    with pytest.raises(ValueError, match="positive integer"):
+        table.set_tile_count(-1)
+    assert table.stats["frames_out"] == sent
+
+
+def test_silent_port_times_out_and_names_the_command() -> None:
+    with pytest.raises(TableTimeout, match="to identify after 3 attempt"):
+        open_table("loop://", ack_timeout=0.01, retries=2)
+
+
+def test_missing_port_is_offline_with_the_url() -> None:
+    with pytest.raises(TableOffline, match="/nonexistent/tty"):
+        open_table("/nonexistent/tty")
+
+
+def test_tcp_link_and_callbacks_survive_a_failing_subscriber() -> None:
+    with start_simulator(link="tcp", speed=200, seed=2) as sim, \
+            open_table(sim.url, **FAST) as table:
+        assert sim.url.startswith("socket://127.0.0.1:")
+        got: list[TableEvent] = []
+        table.on_event(lambda e: 1 / 0)  # a broken dashboard widget
+        unsubscribe = table.on_event(got.append)
+        table.roll_dice()
+        wait_for(lambda: any(e.kind is EventKind.DICE for e in got))
+        unsubscribe()
+        table.roll_dice()
+        time.sleep(0.1)
+        assert [e.kind for e in got].count(EventKind.DICE) == 1
+
+
+def test_concurrent_callers_are_serialized(table: TableDriver) -> None:
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            for _ in range(50):
+                assert table.status().state is TableState.IDLE
+        except BaseException as exc:
+            errors.append(exc)
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and all(tx.ok for tx in table.transactions)
