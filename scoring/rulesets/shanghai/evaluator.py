@@ -37,10 +37,10 @@ def qualifying_patterns(hand: WinFacts) -> list[type[Pattern]]:
 
 def refusal(hand: WinFacts) -> str:
     """Why a hand with no Shanghai pattern does not win."""
-    if hand.is_seven_pairs:
-        return f"七对 (seven pairs) does not win in Shanghai; only {ALLOWED}"
     if hand.has_shape:
         return f"a plain hand (平胡) does not win in Shanghai; only {ALLOWED}"
+    if hand.is_seven_pairs:
+        return f"七对 (seven pairs) does not win in Shanghai; only {ALLOWED}"
     return f"not a winning shape; only {ALLOWED} win in Shanghai"
 
 
