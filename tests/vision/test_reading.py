@@ -1,0 +1,125 @@
+"""Table geometry, legal-reading repair and hand records, on crafted table scenes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scenes import Scene, SeatSpec, detections, table_corners, tilted, top_down
+
+from scoring.record import parse_record
+from scoring.tiles import format_tiles, parse_tiles
+from vision.geometry import TableCalibration, find_table_corners, order_corners, read_table
+from vision.reading import read_detections, seat_states
+
+SHOWDOWN = Scene(seats=[
+    SeatSpec(hand="123m456p78988sWWW", flowers="f1f5", discards="1m9pN", drawn_apart=True,
+             melds=[]),
+    SeatSpec(hand="234m678m345p5s", melds=[("pung", "EEE", 0)], flowers="f2",
+             discards="2s3s4s5s6s7s8s"),
+    SeatSpec(hidden=10, melds=[("chow", "567m", 0)]),
+    SeatSpec(hand="1234s", melds=[("exposed_kong", "2222p", 1), ("concealed_kong", "CCCC", None),
+                               ("pung", "FFF", 2)]),
+], wall=60, dice=(3, 4))
+
+
+@pytest.mark.parametrize("camera", [top_down(), tilted()], ids=["top-down", "tilted"])
+def test_seats_roles_melds_and_claims(camera: np.ndarray) -> None:
+    dets, _ = detections(SHOWDOWN, camera)
+    table = read_table(dets, TableCalibration.from_corners(table_corners(camera)))
+    s0, s1, s2, s3 = table.seats
+    assert format_tiles(s0.hand) == "123m456p78988sWWW" and s0.drawn_apart
+    assert [(m.type, m.from_seat) for m in s0.melds] == []
+    assert format_tiles(s0.flowers) == "f1f5" and format_tiles(s0.discards) == "1m9pN"
+    assert format_tiles(s1.hand) == "234678m345p5s"
+    assert [(m.type, format_tiles(m.tiles), m.from_seat) for m in s1.melds] == [
+        ("pung", "EEE", 0)]
+    assert format_tiles(s1.discards) == "2345678s"  # rows of six, nearest row first
+    assert s2.hidden == 10 and s2.hand == []
+    assert [(m.type, m.from_seat) for m in s2.melds] == [("chow", 1)]
+    assert [(m.type, format_tiles(m.tiles), m.from_seat) for m in s3.melds] == [
+        ("exposed_kong", "2222p", 1), ("concealed_kong", "CCCC", None), ("pung", "FFF", 0)]
+    assert table.wall_stacks == 30
+    roles = dict(zip(*np.unique(table.detections.role, return_counts=True), strict=True))
+    assert roles["dice"] == 2 and roles["flower"] == 3 and roles["discard"] == 10
+
+
+@pytest.mark.parametrize("side,claimed_from", [(0, 3), (1, 2), (2, 1)])
+def test_sideways_position_tells_whom_the_pung_came_from(side: int, claimed_from: int) -> None:
+    scene = Scene(seats=[SeatSpec(hand="1234567m11p", melds=[("pung", "SSS", side)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
+    assert [(m.type, m.from_seat) for m in table.seats[0].melds] == [("pung", claimed_from)]
+
+
+def test_whole_record_from_a_showdown_is_valid_and_right() -> None:
+    out = read_detections(*_dets(SHOWDOWN), ruleset="shandong", dealer=1)
+    record = parse_record(out.record)  # validates every field and the counts
+    assert record.wins[0].seat == 0 and record.wins[0].tile == parse_tiles("W")[0]
+    assert record.seats[1].melds[0].from_seat == 0
+    assert record.seats[3].melds[1].type == "concealed_kong"
+    assert record.seats[2].concealed == ()  # standing tiles seen from behind: unknown
+    assert record.context.dice == (3, 4)
+    assert out.repair.legal and not out.repair.changes
+    assert set(out.waits) == {1, 3}  # the seats showing 13 tiles face up
+    assert [t for t, _ in out.waits[1]] == parse_tiles("5s")
+    assert out.waits[3] == []  # 1234s waits on 1s / 4s pairs, which Shandong's 258 rule refuses
+
+
+def _dets(scene: Scene, misread: dict[int, int] | None = None):
+    cam = top_down()
+    dets, _ = detections(scene, cam, misread)
+    return dets, TableCalibration.from_corners(table_corners(cam))
+
+
+def test_impossible_winner_hand_is_repaired_from_top_k_and_flagged() -> None:
+    # body 4 is the winner's 5p; read as 6p (runner-up 5p): 123m4 6 6p... is not a finished hand
+    out = read_detections(*_dets(SHOWDOWN, {4: parse_tiles("6p")[0]}), ruleset="shandong")
+    assert out.repair.legal
+    assert [str(c) for c in out.repair.changes] == ["6p->5p"]
+    assert format_tiles(out.table.seats[0].hand) == "123m456p78988sWWW"
+    assert any("6p->5p" in n for n in out.notes)
+    parse_record(out.record)
+
+
+def test_fifth_copy_is_repaired() -> None:
+    scene = Scene(seats=[SeatSpec(hand="1111m234p567s999s", melds=[]),
+                         SeatSpec(discards="2m"), SeatSpec(), SeatSpec()])
+    one_m = parse_tiles("1m")[0]
+    # the 2m discard (body 13) is misread as 1m, a fifth copy; its runner-up is 2m
+    out = read_detections(*_dets(scene, {13: one_m}), ruleset="shandong", winner=None)
+    assert [str(c) for c in out.repair.changes] == ["1m->2m"]
+    assert out.table.seats[1].discards == parse_tiles("2m")
+
+
+def test_meld_read_from_runner_up_makes_a_set() -> None:
+    scene = Scene(seats=[SeatSpec(hand="1234567m111p", melds=[("chow", "456s", 0)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    # the chow's 5s (body 11) read as 6s: "4 6 6s" is no set; top-k brings back 5s
+    out = read_detections(*_dets(scene, {11: parse_tiles("6s")[0]}), ruleset="shandong")
+    assert format_tiles(sorted(out.table.seats[0].melds[0].tiles)) == "456s"
+    assert any("read as 5s" in n for n in out.notes)
+
+
+def test_count_problem_is_reported_not_hidden() -> None:
+    scene = Scene(seats=[SeatSpec(hand="1234567m11p"), SeatSpec(), SeatSpec(), SeatSpec()])
+    out = read_detections(*_dets(scene), ruleset="shandong")
+    assert any("seat 0 shows 9 tiles" in n for n in out.notes)
+    assert out.record["seats"][0]["concealed"] == ""
+
+
+def test_seat_state_key_ignores_hand_order() -> None:
+    a = seat_states(read_table(*_dets(SHOWDOWN)))
+    assert a[0].key == a[0].key and a[0].to_json()["concealed"] == "123m456p78988sWWW"
+
+
+def test_find_table_corners_on_a_drawn_table() -> None:
+    import cv2
+
+    image = np.full((720, 1280, 3), (60, 60, 60), np.uint8)
+    quad = np.array([[300, 690], [1000, 680], [930, 80], [350, 60]], np.int32)
+    cv2.fillConvexPoly(image, quad, (40, 120, 40))
+    found = find_table_corners(image)
+    assert found is not None
+    np.testing.assert_allclose(found, quad, atol=6)
+    np.testing.assert_array_equal(order_corners(quad[[2, 0, 3, 1]].astype(float)), quad)

@@ -1,0 +1,394 @@
+"""Table geometry: where each tile lies on the table, whose it is, and what it is doing there.
+
+A :class:`TableCalibration` maps image pixels to the table plane (x to the right of seat 0, y away
+from seat 0, the centre at 0). Seats sit around it in play order, counterclockwise seen from
+above: seat 0 at the bottom of the picture, seat 1 on the right. Distances are then measured in
+tile widths (the median width of the tiles seen), so the same rules hold for any camera height
+and any tile size. Going outward from the centre a seat has its discard pond, the wall (face-down
+stacks), then one row with the standing hand on the left and the laid-down melds on its right
+(the claimed tile turned sideways on the side of the seat it came from), and flowers set aside.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from scoring.tiles import NUM_KINDS, Tile, is_flower, suit_of
+from vision.detections import TileDetections
+
+# --------------------------------------------------------------- calibration
+
+
+def seat_axes(seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """(right, toward the player) unit vectors of a seat in the table plane."""
+    ang = seat * np.pi / 2
+    c, s = np.cos(ang), np.sin(ang)
+    return np.array([c, s]), np.array([s, -c])
+
+
+@dataclass(frozen=True)
+class TableCalibration:
+    """A homography from image pixels to table coordinates (the table square is -1..1)."""
+
+    homography: np.ndarray  # (3, 3)
+    corners: tuple[tuple[float, float], ...] = ()  # image pixels, as given or found
+
+    @classmethod
+    def from_corners(cls, corners: Sequence[Sequence[float]]) -> TableCalibration:
+        """From the table's corners in image pixels, in the order: seat 0's left, seat 0's
+        right, seat 2's left (top right in the picture), seat 2's right (top left)."""
+        pts = np.asarray(corners, np.float32).reshape(-1, 2)
+        if pts.shape != (4, 2):
+            raise ValueError(f"a table calibration needs 4 corners (x, y), got {len(pts)}")
+        dst = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+        h, _ = cv2.findHomography(pts, dst)
+        if h is None or abs(np.linalg.det(h)) < 1e-12:
+            raise ValueError(f"the corners {pts.tolist()} do not outline a table")
+        return cls(homography=h, corners=tuple(map(tuple, pts.tolist())))
+
+    @classmethod
+    def whole_frame(cls, width: int, height: int) -> TableCalibration:
+        """The picture is the table, seat 0 at its bottom edge (camera squared to the table)."""
+        return cls.from_corners([[0, height], [width, height], [width, 0], [0, 0]])
+
+    def to_table(self, points: np.ndarray) -> np.ndarray:
+        """(N, 2) image pixels to (N, 2) table coordinates."""
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        if not len(pts):
+            return np.zeros((0, 2))
+        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+
+
+def find_table_corners(image: np.ndarray, min_area: float = 0.2) -> np.ndarray | None:
+    """The table top as the largest convex four-sided region covering at least ``min_area`` of
+    the picture, corners ordered for :meth:`TableCalibration.from_corners`; ``None`` if absent.
+
+    The table cloth is one colour that differs from the room: the picture is quantized by its
+    dominant colour near the centre and the outline of that region is simplified to 4 corners.
+    """
+    h, w = image.shape[:2]
+    scale = 480 / max(h, w)
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (7, 7), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    sh, sw = lab.shape[:2]
+    centre = lab[sh // 3: 2 * sh // 3, sw // 3: 2 * sw // 3].reshape(-1, 3)
+    cloth = np.median(centre, axis=0)
+    dist = np.linalg.norm(lab - cloth, axis=2)
+    mask = (dist < max(18.0, float(np.percentile(np.linalg.norm(centre - cloth, axis=1), 60))
+                       * 2.0)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    if cv2.contourArea(hull) < min_area * sh * sw:
+        return None
+    peri = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32) / scale
+            break
+    if quad is None:
+        return None
+    return order_corners(quad)
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Four image points ordered bottom-left, bottom-right, top-right, top-left (seat 0 at the
+    bottom of the picture)."""
+    c = pts.mean(axis=0)
+    ang = np.arctan2(-(pts[:, 1] - c[1]), pts[:, 0] - c[0])  # y up
+    ordered = pts[np.argsort(ang)]  # counterclockwise from -pi: bottom-left first
+    start = int(np.argmin(np.abs(np.arctan2(-(ordered[:, 1] - c[1]), ordered[:, 0] - c[0])
+                                 + 3 * np.pi / 4)))
+    return np.roll(ordered, -start, axis=0)
+
+
+# --------------------------------------------------------------- layout reading
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """Where each role lies, as distances from the table centre in tile widths.
+
+    The defaults fit a standard table (18 stacks a side): the pond ends about 9 widths out,
+    the wall lies 10-11.5 widths out, hands and melds beyond it.
+    """
+
+    pond_max: float = 9.4
+    wall_max: float = 11.9
+    split_gap: float = 0.2  # a gap wider than this (tile widths) separates groups in a row
+    tile_aspect: float = 1.37  # tile height / width (27 x 37 mm)
+
+
+@dataclass(frozen=True)
+class MeldReading:
+    type: str
+    tiles: tuple[Tile, ...]
+    from_seat: int | None
+    sideways_index: int | None
+    rows: tuple[int, ...]  # rows of the detections, left to right
+    certain: bool = True  # False: the claimed tile or a tile was not seen clearly
+
+    def to_json(self) -> dict[str, object]:
+        from scoring.tiles import format_tiles
+
+        out: dict[str, object] = {"type": self.type, "tiles": format_tiles(self.tiles)}
+        if self.from_seat is not None:
+            out["from"] = self.from_seat
+        return out
+
+
+@dataclass
+class SeatReading:
+    """What one seat shows: hand tiles in order (left to right as the player sees them)."""
+
+    seat: int
+    hand: list[Tile] = field(default_factory=list)
+    hand_rows: list[int] = field(default_factory=list)
+    hidden: int = 0  # standing tiles seen only from behind
+    melds: list[MeldReading] = field(default_factory=list)
+    flowers: list[Tile] = field(default_factory=list)
+    flower_rows: list[int] = field(default_factory=list)
+    discards: list[Tile] = field(default_factory=list)
+    discard_rows: list[int] = field(default_factory=list)
+    drawn_apart: bool = False  # the last hand tile stands apart (just drawn)
+
+    @property
+    def tile_count(self) -> int:
+        """Standing tiles (seen or hidden) plus melds, each kong counted as 3."""
+        return len(self.hand) + self.hidden + 3 * len(self.melds)
+
+
+@dataclass
+class TableReading:
+    detections: TileDetections  # with seat, role, group and sideways filled in
+    seats: list[SeatReading]
+    wall_stacks: int  # face-down boxes in the wall (a stack two high shows as one)
+    indicator: Tile | None
+    tile_width: float  # table units
+    corrected: dict[int, Tile] = field(default_factory=dict)  # row -> kind changed by a rule
+
+
+def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
+              seats: np.ndarray, tile_w: float, aspect: float) -> np.ndarray:
+    """(N,) bool: the box's shape matches a tile lying across its seat's direction better than
+    one lying along it, both projected into the picture at the tile's place (so perspective
+    does not matter)."""
+    n = len(dets)
+    out = np.zeros(n, bool)
+    if not n:
+        return out
+    bw = np.maximum(dets.xyxy[:, 2] - dets.xyxy[:, 0], 1e-6)
+    bh = np.maximum(dets.xyxy[:, 3] - dets.xyxy[:, 1], 1e-6)
+    seen = np.log(bw / bh)
+    for i in range(n):
+        right, toward = seat_axes(int(seats[i]))
+        logs = []
+        for du, dv in ((tile_w, tile_w * aspect), (tile_w * aspect, tile_w)):
+            quad = np.array([pos[i] + sa * du / 2 * right + sb * dv / 2 * toward
+                             for sa, sb in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+            img = calib.to_image(quad)
+            ext = np.ptp(img, axis=0)
+            logs.append(np.log(max(ext[0], 1e-6) / max(ext[1], 1e-6)))
+        out[i] = abs(seen[i] - logs[1]) < abs(seen[i] - logs[0])
+    return out
+
+
+def _tile_width(pos: np.ndarray) -> float:
+    """The tile width in table units: the usual distance between neighbouring tiles (rows of
+    tiles touch), which perspective does not distort once positions are on the table plane."""
+    if len(pos) < 2:
+        return 0.06
+    diff = pos[:, None, :] - pos[None, :, :]
+    dist = np.sqrt((diff ** 2).sum(axis=2))
+    np.fill_diagonal(dist, np.inf)
+    return float(np.median(dist.min(axis=1)))
+
+
+def read_table(dets: TileDetections, calib: TableCalibration,
+               layout: TableLayout | None = None) -> TableReading:
+    """Assign every detection a seat and a role, group melds, order hands.
+
+    Roles: ``hand``, ``meld``, ``flower``, ``discard``, ``wall``, ``dice`` and ``indicator`` (a
+    face-up tile lying in the wall, as Liaoyang turns one over).
+    """
+    layout = layout or TableLayout()
+    n = len(dets)
+    pos = calib.to_table(dets.center) if n else np.zeros((0, 2))
+    backs = dets.is_back
+    face_up = dets.is_tile
+    towards = np.stack([seat_axes(k)[1] for k in range(4)])  # (4, 2)
+    seat = np.argmax(pos @ towards.T, axis=1).astype(np.int8) if n else np.zeros(0, np.int8)
+    tile_w = max(_tile_width(pos[face_up | backs]), 1e-6)
+    d = np.einsum("ij,ij->i", pos, towards[seat]) / tile_w if n else np.zeros(0)
+    a = np.array([pos[i] @ seat_axes(int(seat[i]))[0] for i in range(n)]) / tile_w
+    sideways = _sideways(calib, dets, pos, seat, tile_w, layout.tile_aspect) & face_up
+    along = np.where(sideways, layout.tile_aspect, 1.0)  # in tile widths
+    role = np.full(n, "", dtype="<U9")
+    role[dets.is_die] = "dice"
+    flower = np.array([0 <= c < 42 and is_flower(int(c)) for c in dets.class_id], bool)
+    role[face_up & flower] = "flower"
+    todo = role == ""
+    role[todo & (d < layout.pond_max) & face_up] = "discard"
+    role[todo & (d < layout.pond_max) & backs] = "wall"  # a stray face-down tile in the pond
+    in_wall = todo & (d >= layout.pond_max) & (d < layout.wall_max)
+    role[in_wall & backs] = "wall"
+    role[in_wall & face_up] = "indicator"
+    outer = todo & (d >= layout.wall_max)
+    group = np.full(n, -1, np.int16)
+    readings = [SeatReading(seat=k) for k in range(4)]
+    for k in range(4):
+        rows = np.flatnonzero(outer & (seat == k))
+        _read_row(dets, rows, a, along, sideways, k, layout, readings[k], role, group)
+        fl = np.flatnonzero((role == "flower") & (seat == k))
+        readings[k].flower_rows = [int(i) for i in fl[np.argsort(a[fl])]]
+        readings[k].flowers = [int(dets.class_id[i]) for i in readings[k].flower_rows]
+        disc = np.flatnonzero((role == "discard") & (seat == k))
+        if len(disc):
+            row_no = np.round((d[disc].max() - d[disc]) / layout.tile_aspect)
+            readings[k].discard_rows = [int(i) for i in disc[np.lexsort((a[disc], row_no))]]
+            readings[k].discards = [int(dets.class_id[i]) for i in readings[k].discard_rows]
+    ind = np.flatnonzero(role == "indicator")
+    indicator = int(dets.class_id[ind[np.argmax(dets.confidence[ind])]]) if len(ind) else None
+    seat_out = np.where(np.isin(role, ["dice", "wall", "indicator"]), -1, seat).astype(np.int8)
+    # a meld read from its tiles' runner-up classes (a 5p among 4p 6p): write the kinds back
+    corrected: dict[int, Tile] = {}
+    class_id = dets.class_id.copy()
+    for r in readings:
+        for m in r.melds:
+            for row, t in zip(m.rows, m.tiles, strict=True):
+                if dets.is_tile[row] and class_id[row] != t:
+                    corrected[row] = t
+                    class_id[row] = t
+    out = dets.with_(seat=seat_out, role=role, group=group, sideways=sideways, class_id=class_id)
+    return TableReading(detections=out, seats=readings, wall_stacks=int((role == "wall").sum()),
+                        indicator=indicator, tile_width=tile_w, corrected=corrected)
+
+
+def _read_row(dets: TileDetections, rows: np.ndarray, a: np.ndarray, along: np.ndarray,
+              sideways: np.ndarray, seat: int, layout: TableLayout, out: SeatReading,
+              role: np.ndarray, group: np.ndarray) -> None:
+    """Split a seat's outer row into groups by gaps; melds from the right, the rest is hand."""
+    if not len(rows):
+        return
+    rows = rows[np.argsort(a[rows])]
+    left = a[rows] - along[rows] / 2  # both in tile widths
+    right = a[rows] + along[rows] / 2
+    groups: list[list[int]] = [[int(rows[0])]]
+    for j in range(1, len(rows)):
+        gap = left[j] - right[j - 1]
+        if gap > layout.split_gap:
+            groups.append([])
+        groups[-1].append(int(rows[j]))
+    melds: list[MeldReading] = []
+    while groups:
+        meld = _as_meld(dets, groups[-1], sideways, seat)
+        if meld is None:
+            break
+        melds.insert(0, meld)
+        groups.pop()
+    for g, meld in enumerate(melds):
+        for r in meld.rows:
+            role[r] = "meld"
+            group[r] = g
+    hand_rows = [r for grp in groups for r in grp]
+    for r in hand_rows:
+        role[r] = "hand"
+    out.melds = melds
+    out.hidden = sum(1 for r in hand_rows if dets.is_back[r])
+    seen = [r for r in hand_rows if dets.is_tile[r]]
+    out.hand = [int(dets.class_id[r]) for r in seen]
+    out.hand_rows = seen
+    out.drawn_apart = len(groups) > 1 and len(groups[-1]) == 1
+
+
+def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
+             seat: int) -> MeldReading | None:
+    """The group as a meld, or ``None`` when it is not one (then it is part of the hand)."""
+    if len(rows) not in (3, 4):
+        return None
+    back = [bool(dets.is_back[r]) for r in rows]
+    side = [i for i, r in enumerate(rows) if sideways[r] and dets.is_tile[r]]
+    if len(rows) == 4 and back == [True, False, False, True]:
+        faces = _best_identical(dets, rows[1:3])
+        if faces is None:
+            return None
+        return MeldReading("concealed_kong", (faces,) * 4, None, None, tuple(rows))
+    if any(back) or len(side) > 1:
+        return None
+    tiles = _best_meld_tiles(dets, rows)
+    if tiles is None:
+        return None
+    certain = bool(side) and tuple(int(dets.class_id[r]) for r in rows) == tiles
+    if len(rows) == 4:
+        mtype = "exposed_kong"
+    elif len(set(tiles)) == 1:
+        mtype = "pung"
+    else:
+        mtype = "chow"
+    if mtype == "chow":
+        from_seat = (seat + 3) % 4  # a chow is only claimed from the 上家
+        idx = side[0] if side else None
+    elif side:
+        idx = side[0]
+        from_seat = (seat + 3) % 4 if idx == 0 else (seat + 1) % 4 \
+            if idx == len(rows) - 1 else (seat + 2) % 4
+    else:
+        if len(set(int(dets.class_id[r]) for r in rows)) != 1:
+            return None  # no claimed tile and not plainly a set: a loose part of the hand
+        idx, from_seat, certain = None, None, False
+    return MeldReading(mtype, tiles, from_seat, idx, tuple(rows), certain)
+
+
+def _best_identical(dets: TileDetections, rows: list[int]) -> Tile | None:
+    scores: dict[int, float] = {}
+    for r in rows:
+        for t, p in zip(dets.topk_ids[r], dets.topk_probs[r], strict=True):
+            if 0 <= t < NUM_KINDS:
+                scores[int(t)] = scores.get(int(t), 0.0) + float(np.log(max(p, 1e-6)))
+    full = {t: s for t, s in scores.items()
+            if all(t in dets.topk_ids[r].tolist() for r in rows)}
+    return max(full, key=lambda t: full[t]) if full else None
+
+
+def _best_meld_tiles(dets: TileDetections, rows: list[int]) -> tuple[Tile, ...] | None:
+    """The most probable reading of these tiles (among each one's top-k) that forms a set."""
+    options = []
+    for r in rows:
+        opts = [(int(t), float(np.log(max(p, 1e-6))))
+                for t, p in zip(dets.topk_ids[r], dets.topk_probs[r], strict=True)
+                if 0 <= t < NUM_KINDS and p > 0]
+        if not opts:
+            return None
+        options.append(opts)
+    best: tuple[float, tuple[Tile, ...]] | None = None
+    for combo in itertools.product(*options):
+        tiles = tuple(t for t, _ in combo)
+        if not _is_set(tiles):
+            continue
+        score = sum(s for _, s in combo)
+        if best is None or score > best[0]:
+            best = (score, tiles)
+    return best[1] if best else None
+
+
+def _is_set(tiles: tuple[Tile, ...]) -> bool:
+    if len(set(tiles)) == 1:
+        return True
+    if len(tiles) != 3:
+        return False
+    lo = min(tiles)
+    return suit_of(lo) < 3 and sorted(tiles) == [lo, lo + 1, lo + 2] \
+        and suit_of(lo + 2) == suit_of(lo)

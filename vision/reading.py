@@ -1,0 +1,268 @@
+"""From a table reading to what the rest of the product uses: seat states, hand records, waits.
+
+:func:`read_image` is the one path from a photo to a validated hand record (``mjtable read``):
+detect, place on the table, repair an impossible reading with the top-k classes, then build the
+record of ``shared/rules/README.md``. What the camera cannot know (who won on whose discard) comes
+from the caller or a stated assumption, listed in ``notes``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scoring.record import Meld
+from scoring.tiles import TILE_NAMES, Tile, format_tiles
+from vision.detections import TileDetections
+from vision.dice import DiceReading, read_dice
+from vision.geometry import (
+    MeldReading,
+    TableCalibration,
+    TableLayout,
+    TableReading,
+    find_table_corners,
+    read_table,
+)
+from vision.repair import Repair, repair, winning_test
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """What one seat shows, in a form that compares equal when nothing changed."""
+
+    seat: int
+    concealed: tuple[Tile, ...]  # left to right as the player sees them
+    hidden: int
+    melds: tuple[tuple[str, tuple[Tile, ...], int | None], ...]  # (type, tiles sorted, from)
+    flowers: tuple[Tile, ...]
+    discards: tuple[Tile, ...]
+
+    @property
+    def tile_count(self) -> int:
+        return len(self.concealed) + self.hidden + 3 * len(self.melds)
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """Equal for the same tiles whatever their order in the hand."""
+        return (tuple(sorted(self.concealed)), self.hidden, tuple(sorted(self.melds)),
+                tuple(sorted(self.flowers)), self.discards)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "concealed": format_tiles(self.concealed),
+            "hidden": self.hidden,
+            "melds": [{"type": t, "tiles": format_tiles(m), **({"from": f} if f is not None
+                                                              else {})}
+                      for t, m, f in self.melds],
+            "flowers": [TILE_NAMES[f] for f in self.flowers],
+            "discards": [TILE_NAMES[t] for t in self.discards],
+        }
+
+
+def seat_states(reading: TableReading) -> list[SeatState]:
+    return [SeatState(seat=s.seat, concealed=tuple(s.hand), hidden=s.hidden,
+                      melds=tuple((m.type, tuple(sorted(m.tiles)), m.from_seat)
+                                  for m in s.melds),
+                      flowers=tuple(s.flowers), discards=tuple(s.discards))
+            for s in reading.seats]
+
+
+def count_problems(reading: TableReading) -> list[str]:
+    """Counts no relabelling can fix: a seat showing tiles must hold 13 or 14 (kongs as 3)."""
+    out = []
+    for s in reading.seats:
+        n = s.tile_count
+        if n and n not in (13, 14):
+            out.append(f"seat {s.seat} shows {n} tiles (kongs count 3); a hand holds 13 or 14")
+    return out
+
+
+def scoring_melds(melds: Sequence[MeldReading], seat: int) -> tuple[Meld, ...]:
+    """The seat's melds as ``scoring`` melds; a claim whose sideways tile was not seen is taken
+    from the 上家 (the usual case), as :func:`build_record` notes."""
+    out = []
+    for m in melds:
+        src = None if m.type == "concealed_kong" else \
+            m.from_seat if m.from_seat is not None else (seat + 3) % 4
+        tiles = tuple(sorted(m.tiles))
+        out.append(Meld(type=m.type, tiles=tiles, from_seat=src, text=format_tiles(tiles)))
+    return tuple(out)
+
+
+def candidate_winner(reading: TableReading) -> int | None:
+    """The one seat that lays down 14 tiles face up, if exactly one does."""
+    seats = [s.seat for s in reading.seats if s.tile_count == 14 and s.hidden == 0 and s.hand]
+    return seats[0] if len(seats) == 1 else None
+
+
+@dataclass
+class ImageReading:
+    """Everything read from one picture."""
+
+    detections: TileDetections
+    table: TableReading
+    repair: Repair
+    dice: DiceReading | None
+    record: dict[str, Any] | None
+    notes: list[str] = field(default_factory=list)
+    waits: dict[int, list[tuple[Tile, int]]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"record": self.record}
+        out["changed"] = [{"box": [round(float(v), 1) for v in self.detections.xyxy[c.row]],
+                           "from": TILE_NAMES[c.old], "to": TILE_NAMES[c.new]}
+                          for c in self.repair.changes]
+        out["waits"] = {str(k): [{"tile": TILE_NAMES[t], "left": n} for t, n in v]
+                        for k, v in self.waits.items()}
+        if self.dice is not None:
+            out["dice"] = self.dice.to_dict()
+        out["notes"] = self.notes
+        return out
+
+
+def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
+                 winner: int | None = None, by: str | None = None, from_seat: int | None = None,
+                 winning_tile: Tile | None = None, dice: DiceReading | None = None,
+                 options: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """The hand record for ``scoring`` and the assumptions made (one sentence each)."""
+    notes: list[str] = []
+    seats_json = []
+    for s in reading.seats:
+        melds = scoring_melds(s.melds, s.seat)
+        for i, m in enumerate(s.melds):
+            if m.type != "concealed_kong" and m.from_seat is None:
+                notes.append(f"seat {s.seat} meld {i + 1}: claimed tile not seen; taken from "
+                             f"seat {(s.seat + 3) % 4} (上家)")
+        concealed = format_tiles(s.hand)
+        if s.hidden:
+            concealed = ""
+            notes.append(f"seat {s.seat}: {s.hidden} standing tiles seen from behind; hand "
+                         "left unknown")
+        elif s.hand and s.seat != winner and s.tile_count != 13:
+            notes.append(f"seat {s.seat}: {s.tile_count} tiles seen, not 13; hand left unknown")
+            concealed = ""
+        seats_json.append({"concealed": concealed, "melds": [m.to_json() for m in melds],
+                           "flowers": [TILE_NAMES[f] for f in s.flowers]})
+    record: dict[str, Any] = {"ruleset": ruleset, "options": dict(options or {}),
+                              "dealer": dealer, "seats": seats_json}
+    if winner is None:
+        record["outcome"] = "draw"
+    else:
+        hand = reading.seats[winner].hand
+        if winning_tile is None:
+            if not hand:
+                raise ValueError(f"seat {winner} shows no standing tiles to win with")
+            winning_tile = hand[-1]
+            if not reading.seats[winner].drawn_apart:
+                notes.append(f"winning tile taken as seat {winner}'s rightmost tile "
+                             f"{TILE_NAMES[winning_tile]}")
+        how = by or ("discard" if from_seat is not None else "self_draw")
+        win: dict[str, Any] = {"seat": winner, "tile": TILE_NAMES[winning_tile], "by": how}
+        if how != "self_draw":
+            if from_seat is None:
+                raise ValueError(f"a win by {how} needs the seat it came from")
+            win["from"] = from_seat
+        elif by is None:
+            notes.append("win taken as self-drawn (give --by/--from for a discard)")
+        record["outcome"] = "win"
+        record["wins"] = [win]
+    context: dict[str, Any] = {}
+    if dice is not None and len(dice.faces) == 2:
+        context["dice"] = list(dice.faces)
+    if reading.indicator is not None and ruleset == "liaoyang":
+        context["indicator"] = TILE_NAMES[reading.indicator]
+    record["context"] = context
+    return record, notes
+
+
+def table_waits(reading: TableReading, ruleset: str | None = None,
+                options: Mapping[str, Any] | None = None) -> dict[int, list[tuple[Tile, int]]]:
+    """听 of every seat that shows 13 tiles face up, with the copies still unseen."""
+    from scoring.errors import ScoringError
+    from scoring.waiting import seat_waits
+
+    visible: list[Tile] = []
+    for s in reading.seats:
+        visible += s.discards
+    context: dict[str, Any] = {}
+    if reading.indicator is not None:
+        visible.append(reading.indicator)
+        context["indicator"] = reading.indicator
+    out: dict[int, list[tuple[Tile, int]]] = {}
+    for s in reading.seats:
+        if s.hidden or s.tile_count != 13:
+            continue
+        others = [t for o in reading.seats if o.seat != s.seat
+                  for t in (*o.hand, *(x for m in o.melds for x in m.tiles))]
+        try:
+            out[s.seat] = seat_waits(s.hand, scoring_melds(s.melds, s.seat), ruleset=ruleset,
+                                     options=options,
+                                     context=context if ruleset == "liaoyang" or not ruleset
+                                     else {}, visible=visible + others)
+        except (ScoringError, NotImplementedError):
+            out[s.seat] = seat_waits(s.hand, scoring_melds(s.melds, s.seat),
+                                     visible=visible + others)
+    return out
+
+
+def calibrate(image: np.ndarray, corners: Sequence[Sequence[float]] | None = None
+              ) -> TableCalibration:
+    """Corners given, else found in the picture, else the whole picture is the table."""
+    if corners is not None:
+        return TableCalibration.from_corners(corners)
+    found = find_table_corners(image)
+    if found is not None:
+        return TableCalibration.from_corners(found)
+    h, w = image.shape[:2]
+    return TableCalibration.whole_frame(w, h)
+
+
+def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: str,
+                    dealer: int = 0, winner: int | None = None, by: str | None = None,
+                    from_seat: int | None = None, winning_tile: Tile | None = None,
+                    options: Mapping[str, Any] | None = None,
+                    layout: TableLayout | None = None) -> ImageReading:
+    """Detections of one picture to a hand record (see :func:`read_image`)."""
+    table = read_table(dets, calib, layout)
+    notes = [f"meld tile {TILE_NAMES[int(dets.class_id[r])]} read as {TILE_NAMES[t]} to make "
+             f"a set" for r, t in table.corrected.items()]
+    auto = winner is None
+    if auto:
+        winner = candidate_winner(table)
+    must = {}
+    if winner is not None:
+        melds = scoring_melds(table.seats[winner].melds, winner)
+        ctx = {"indicator": table.indicator} if table.indicator is not None else {}
+        must[winner] = winning_test(ruleset, melds, dict(options or {}), ctx)
+    fixed = repair(table, must)
+    if not fixed.legal and auto and winner is not None:
+        # 14 tiles that no probable reading makes a finished hand: a player mid-turn, no win
+        notes.append(f"seat {winner} holds 14 tiles but no probable reading is a finished "
+                     "hand; recorded as no win")
+        winner = None
+        fixed = repair(table, {})
+    if not fixed.legal:
+        notes.append("impossible reading left as seen: " + "; ".join(fixed.problems))
+    for c in fixed.changes:
+        notes.append(f"changed {c} (the legal reading most likely from the top-k classes)")
+    notes += count_problems(table)
+    dice = read_dice(table.detections, ruleset=ruleset, dealer=dealer, options=options)
+    record, more = build_record(table, ruleset=ruleset, dealer=dealer, winner=winner, by=by,
+                                from_seat=from_seat, winning_tile=winning_tile, dice=dice,
+                                options=options)
+    out = ImageReading(detections=table.detections, table=table, repair=fixed, dice=dice,
+                       record=record, notes=notes + more)
+    out.waits = table_waits(table, ruleset, options)
+    return out
+
+
+def read_image(image: np.ndarray, detector: Any, *, ruleset: str,
+               corners: Sequence[Sequence[float]] | None = None, **kwargs: Any) -> ImageReading:
+    """A photo of the table to a hand record: ``detector`` is a :class:`vision.Detector`;
+    ``kwargs`` go to :func:`read_detections` (dealer, winner, by, from_seat, winning_tile)."""
+    dets = detector.detect(image)
+    return read_detections(dets, calibrate(image, corners), ruleset=ruleset, **kwargs)

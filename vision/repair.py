@@ -1,0 +1,230 @@
+"""The most probable legal reading of a table when the best reading is impossible.
+
+A reading is impossible when it shows a fifth copy of a tile (or a flower twice) or when a seat
+that must hold a finished hand does not. Every visible tile keeps its top-k classes with
+probabilities; a change costs ``log p(best) - log p(alternative)``. Sets of changes are tried in
+order of total cost (best-first subset enumeration), so the first legal one is the most probable
+legal reading; the changed tiles are reported so the user can check them.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from scoring.engine import is_complete
+from scoring.tiles import NUM_KINDS, NUM_TILES, TILE_NAMES, Tile, is_flower, suit_of
+from vision.detections import TileDetections
+from vision.geometry import MeldReading, SeatReading, TableReading
+
+MAX_CHANGES = 3
+MAX_TRIES = 20000
+
+
+@dataclass(frozen=True)
+class Change:
+    row: int  # detection row
+    old: Tile
+    new: Tile
+    cost: float  # log-probability lost
+
+    def __str__(self) -> str:
+        return f"{TILE_NAMES[self.old]}->{TILE_NAMES[self.new]}"
+
+
+@dataclass
+class Repair:
+    """The outcome: ``legal`` and the changes made, or why no legal reading was found."""
+
+    legal: bool
+    changes: list[Change] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # what was wrong with the best reading
+
+    @property
+    def changed_rows(self) -> set[int]:
+        return {c.row for c in self.changes}
+
+
+@dataclass
+class _Slot:
+    row: int
+    kind: Tile
+    where: tuple[str, int, int]  # (role, seat, meld index or -1)
+    alternatives: list[tuple[Tile, float]]  # (kind, cost) excluding the current kind
+
+
+def _slots(reading: TableReading) -> list[_Slot]:
+    dets = reading.detections
+    out: list[_Slot] = []
+
+    def add(row: int, where: tuple[str, int, int]) -> None:
+        kind = int(dets.class_id[row])
+        probs = dets.topk_probs[row]
+        ids = dets.topk_ids[row]
+        p_now = max((float(p) for t, p in zip(ids, probs, strict=True) if t == kind),
+                    default=float(probs[0]) if len(probs) else 1.0)
+        alts = [(int(t), float(np.log(max(p_now, 1e-9)) - np.log(max(float(p), 1e-9))))
+                for t, p in zip(ids, probs, strict=True)
+                if 0 <= t < NUM_TILES and t != kind and p > 0
+                and is_flower(int(t)) == is_flower(kind)]
+        out.append(_Slot(row, kind, where, [(t, max(c, 0.0)) for t, c in alts]))
+
+    for s in reading.seats:
+        for r in s.hand_rows:
+            add(r, ("hand", s.seat, -1))
+        for m_i, m in enumerate(s.melds):
+            for r in m.rows:
+                if dets.is_tile[r]:
+                    add(r, ("meld", s.seat, m_i))
+    roles = dets.role
+    for r in np.flatnonzero(np.isin(roles, ["discard", "flower", "indicator"])):
+        add(int(r), (str(roles[r]), int(dets.seat[r]), -1))
+    return out
+
+
+def problems_of(kinds: Sequence[Tile], slots: Sequence[_Slot], reading: TableReading,
+                must_complete: dict[int, Callable[[list[Tile]], bool]]) -> list[str]:
+    """Why this assignment of kinds to slots is impossible (empty when it is legal)."""
+    out: list[str] = []
+    counts: Counter[Tile] = Counter(kinds)
+    # a concealed kong shows 2 faces but holds 4 tiles
+    for s in reading.seats:
+        for m in s.melds:
+            if m.type == "concealed_kong":
+                counts[m.tiles[0]] += 2
+    for t, n in sorted(counts.items()):
+        limit = 1 if is_flower(t) else 4
+        if n > limit:
+            out.append(f"{n} copies of {TILE_NAMES[t]}")
+    melds: dict[tuple[int, int], list[Tile]] = {}
+    hands: dict[int, list[Tile]] = {}
+    for k, slot in zip(kinds, slots, strict=True):
+        role, seat, m_i = slot.where
+        if role == "meld":
+            melds.setdefault((seat, m_i), []).append(k)
+        elif role == "hand":
+            hands.setdefault(seat, []).append(k)
+    for (seat, m_i), tiles in melds.items():
+        meld = reading.seats[seat].melds[m_i]
+        if not _meld_ok(meld, tiles):
+            out.append(f"seat {seat} meld {m_i + 1} is no longer a {meld.type}")
+    for seat, complete in must_complete.items():
+        if not complete(hands.get(seat, [])):
+            out.append(f"seat {seat} does not hold a finished hand")
+    return out
+
+
+def _meld_ok(meld: MeldReading, shown: list[Tile]) -> bool:
+    if meld.type == "concealed_kong":
+        return len(set(shown)) == 1 and shown[0] == meld.tiles[0]
+    if meld.type == "chow":
+        lo = min(shown)
+        return (len(shown) == 3 and suit_of(lo) < 3 and sorted(shown) == [lo, lo + 1, lo + 2]
+                and suit_of(lo + 2) == suit_of(lo))
+    return len(set(shown)) == 1
+
+
+def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]], bool]]
+           | None = None, max_changes: int = MAX_CHANGES) -> Repair:
+    """The most probable legal reading; ``reading`` is updated in place when one is found.
+
+    ``must_complete`` maps a seat to a test its concealed tiles must pass (a winner's hand);
+    :func:`winning_test` builds one from a ruleset.
+    """
+    must = must_complete or {}
+    slots = _slots(reading)
+    kinds = [s.kind for s in slots]
+    problems = problems_of(kinds, slots, reading, must)
+    if not problems:
+        return Repair(legal=True)
+    shown = Counter(kinds)
+    for s in reading.seats:
+        for m in s.melds:
+            if m.type == "concealed_kong":
+                shown[m.tiles[0]] += 2
+    over = {t for t, n in shown.items() if n > (1 if is_flower(t) else 4)}
+    relevant = [i for i, s in enumerate(slots)
+                if s.kind in over or (s.where[0] == "hand" and s.where[1] in must)]
+    moves = sorted(((c, i, t) for i in relevant for t, c in slots[i].alternatives),
+                   key=lambda m: m[0])
+    if not moves:
+        return Repair(legal=False, problems=problems)
+    heap: list[tuple[float, tuple[int, ...]]] = [(moves[0][0], (0,))]
+    tries = 0
+    while heap and tries < MAX_TRIES:
+        cost, combo = heapq.heappop(heap)
+        last = combo[-1]
+        if last + 1 < len(moves):  # successors: swap the last move for the next, or add it
+            nxt = last + 1
+            heapq.heappush(heap, (cost - moves[last][0] + moves[nxt][0], (*combo[:-1], nxt)))
+            if len(combo) < max_changes:
+                heapq.heappush(heap, (cost + moves[nxt][0], (*combo, nxt)))
+        slots_hit = [moves[j][1] for j in combo]
+        if len(set(slots_hit)) != len(slots_hit):
+            continue
+        tries += 1
+        trial = list(kinds)
+        for j in combo:
+            _, i, t = moves[j]
+            trial[i] = t
+        if problems_of(trial, slots, reading, must):
+            continue
+        changes = [Change(slots[moves[j][1]].row, slots[moves[j][1]].kind, moves[j][2],
+                          moves[j][0]) for j in combo]
+        _apply(reading, slots, trial)
+        return Repair(legal=True, changes=changes, problems=problems)
+    return Repair(legal=False, problems=problems)
+
+
+def _apply(reading: TableReading, slots: Sequence[_Slot], kinds: Sequence[Tile]) -> None:
+    """Write the repaired kinds back into the detections and the seat readings."""
+    dets: TileDetections = reading.detections
+    class_id = dets.class_id.copy()
+    for slot, k in zip(slots, kinds, strict=True):
+        class_id[slot.row] = k
+    reading.detections = dets.with_(class_id=class_id)
+    by_row = dict(zip((s.row for s in slots), kinds, strict=True))
+    for seat in reading.seats:
+        seat.hand = [by_row.get(r, t) for r, t in zip(seat.hand_rows, seat.hand, strict=True)]
+        seat.melds = [_meld_with(m, by_row) for m in seat.melds]
+        _refresh_lists(seat, reading)
+    ind = np.flatnonzero(dets.role == "indicator")
+    if len(ind):
+        reading.indicator = int(class_id[ind[np.argmax(dets.confidence[ind])]])
+
+
+def _meld_with(meld: MeldReading, by_row: dict[int, Tile]) -> MeldReading:
+    if meld.type == "concealed_kong":
+        return meld
+    tiles = tuple(by_row.get(r, t) for r, t in zip(meld.rows, meld.tiles, strict=True))
+    return replace(meld, tiles=tiles)
+
+
+def _refresh_lists(seat: SeatReading, reading: TableReading) -> None:
+    kinds = reading.detections.class_id
+    seat.flowers = [int(kinds[r]) for r in seat.flower_rows]
+    seat.discards = [int(kinds[r]) for r in seat.discard_rows]
+
+
+def winning_test(ruleset: str | None, melds: tuple = (), options: dict | None = None,
+                 context: dict | None = None) -> Callable[[list[Tile]], bool]:
+    """A test that a concealed part is a finished hand: the ruleset's own when it is
+    implemented, the standard shape or seven pairs otherwise."""
+    if ruleset:
+        from scoring.errors import ScoringError
+        from scoring.rulesets.registry import get_ruleset
+
+        try:
+            rs = get_ruleset(ruleset)
+            opts = rs.resolve_options(options or {})
+            ctx = context or {}
+            return lambda hand: (len(hand) % 3 == 2 and all(t < NUM_KINDS for t in hand)
+                                 and rs.is_winning_hand(list(hand), melds, opts, ctx))
+        except ScoringError:
+            pass
+    return lambda hand: (len(hand) % 3 == 2 and all(t < NUM_KINDS for t in hand)
+                         and is_complete(hand, seven_pairs=not melds))
