@@ -1,0 +1,766 @@
+"""One hand followed event by event: tiles, turns, claims, the wall, and the finished record.
+
+:class:`HandState` is immutable from the outside: :meth:`HandState.apply` returns a new state or
+raises :class:`~scoring.match.errors.EventRefused` with the rule that forbids the event. When the
+hand ends (a win or a draw game) the state holds the derived hand record, every field filled, and
+its settlement from the ruleset.
+
+Claims on a discard are resolved by priority as they arrive: a higher claim (和 > 杠/碰 > 吃) on
+the same discard undoes a lower one made before the claimant acted again, a lower or equal one is
+refused. Tiles the camera did not see are counted as unknown; a discard or claim of a known tile
+from a hand with unknown tiles takes one of those.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.errors import ScoringError
+from scoring.match import wall
+from scoring.match.errors import EventRefused
+from scoring.match.events import (
+    Chowed,
+    Dealt,
+    Declared,
+    DiceRolled,
+    Discarded,
+    DrawGame,
+    Drew,
+    Event,
+    FlowerSetAside,
+    IndicatorTurned,
+    Konged,
+    Punged,
+    WallBroken,
+    Won,
+)
+from scoring.match.tiletext import one_tile_or_unknown, parse_with_unknown
+from scoring.record import HandRecord, Meld, parse_record
+from scoring.settlement import Settlement
+from scoring.tiles import (
+    FLOWERS,
+    TILE_NAMES,
+    Tile,
+    format_tiles,
+    is_flower,
+    next_in_cycle,
+    suit_of,
+)
+
+PRIORITY = {"chow": 1, "pung": 2, "kong": 2, "win": 3}
+CLAIM_NAMES = {"chow": "吃", "pung": "碰", "kong": "明杠", "win": "和"}
+#: rulesets where several players may win on one discard (一炮多响)
+MULTI_WIN = {"shandong": True, "liaoyang": False, "shanghai": True}
+#: the counters a hand record's context carries in from the match
+COUNTERS = {"shandong": ("huangzhuang_streak",), "liaoyang": (), "shanghai": ("huangfan",)}
+
+
+def _name(t: Tile | None) -> str:
+    return "?" if t is None else TILE_NAMES[t]
+
+
+@dataclass
+class SeatState:
+    known: Counter[Tile] = field(default_factory=Counter)
+    unknown: int = 0
+    melds: list[Meld] = field(default_factory=list)
+    flowers: list[Tile] = field(default_factory=list)
+    river: list[Tile] = field(default_factory=list)  # discards still lying on the table
+    discards: int = 0
+    declared: str | None = None
+    ready: bool = False
+    hun_discarded: int = 0
+    owed: int = 0  # replacement draws owed for flowers set aside during the deal
+    louhu: set[Tile] = field(default_factory=set)  # Shanghai 漏胡: tiles passed while winning
+    drew: bool = False  # the seat's last tile came from the wall (not a claim)
+    last_drawn: Tile | None = None
+    drawn_source: str | None = None  # "wall", "kong" or "flower"
+    kong_fed_by: int | None = None
+    drawn_drawable: int = 0  # drawable tiles left just after that draw
+    konged_last: bool = False  # its last action was a kong (Liaoyang 反弹)
+
+    def clone(self) -> SeatState:
+        new = copy.copy(self)
+        new.known = Counter(self.known)
+        new.melds = list(self.melds)
+        new.flowers = list(self.flowers)
+        new.river = list(self.river)
+        new.louhu = set(self.louhu)
+        return new
+
+    @property
+    def standing(self) -> int:
+        return sum(self.known.values()) + self.unknown
+
+    @property
+    def size(self) -> int:
+        """Standing tiles plus melds, each kong counted as 3."""
+        return self.standing + 3 * len(self.melds)
+
+    def take(self, tile: Tile, n: int, seat: int) -> None:
+        """Remove ``n`` copies of ``tile`` from the hand, using unseen tiles where needed."""
+        have = self.known[tile]
+        if have + self.unknown < n:
+            raise EventRefused(f"seat {seat} does not hold {n} × {TILE_NAMES[tile]}")
+        use_known = min(have, n)
+        self.known[tile] -= use_known
+        if not self.known[tile]:
+            del self.known[tile]
+        self.unknown -= n - use_known
+
+    def add(self, tile: Tile | None) -> None:
+        if tile is None:
+            self.unknown += 1
+        else:
+            self.known[tile] += 1
+
+    def concealed_tiles(self) -> list[Tile]:
+        return sorted(self.known.elements())
+
+
+@dataclass(frozen=True)
+class Window:
+    """A claim window: after a discard, or after a 补杠 that others may rob."""
+
+    kind: str  # "discard" or "rob"
+    seat: int  # the discarder, or the player making the 补杠
+    tile: Tile
+    base: HandState  # the state the claims start from
+    claim: tuple[int, int, str] | None = None  # (priority, seat, claim) applied so far
+    after_kong: bool = False  # the discarder discarded right after its own kong
+
+
+@dataclass
+class HandState:
+    ruleset: str
+    options: dict[str, Any]
+    dealer: int
+    counters: dict[str, int]
+    rolls: list[tuple[int, tuple[int, int]]] = field(default_factory=list)
+    wall_seat: int | None = None
+    stacks: int | None = None
+    indicator: Tile | None = None
+    dealt: bool = False
+    started: bool = False  # the dealer has discarded: the deal's flower round is over
+    undrawn: int = 0
+    seats: list[SeatState] = field(default_factory=lambda: [SeatState() for _ in range(4)])
+    turn: int = 0
+    need: str = "deal"  # "deal", "draw", "discard", "replacement" or "over"
+    replacement_for: str | None = None  # "kong" or "flower"
+    window: Window | None = None
+    any_claim: bool = False
+    hun_total: int = 0
+    record: HandRecord | None = None
+    settlement: Settlement | None = None
+
+    @classmethod
+    def start(cls, ruleset: str, options: dict[str, Any], dealer: int,
+              counters: dict[str, int]) -> HandState:
+        return cls(ruleset=ruleset, options=dict(options), dealer=dealer,
+                   counters=dict(counters), undrawn=wall.WALL_TILES[ruleset], turn=dealer)
+
+    def clone(self) -> HandState:
+        new = copy.copy(self)
+        new.seats = [s.clone() for s in self.seats]
+        new.rolls = list(self.rolls)
+        return new
+
+    # ------------------------------------------------------------ what the table shows
+
+    @property
+    def over(self) -> bool:
+        return self.need == "over"
+
+    @property
+    def hun(self) -> Tile | None:
+        """Liaoyang's 混, from the indicator."""
+        if self.ruleset != "liaoyang" or self.indicator is None:
+            return None
+        return next_in_cycle(self.indicator)
+
+    @property
+    def drawable(self) -> int:
+        return wall.drawable(self.ruleset, self.undrawn, self.hun_total)
+
+    def status(self) -> str:
+        """One line a referee reads: whose turn, what is expected, what the wall holds."""
+        if self.over:
+            return "hand over"
+        if self.need == "deal":
+            return "waiting for dice, wall and deal"
+        return (f"seat {self.turn} to {self.need}; {self.undrawn} tiles in the wall, "
+                f"{self.drawable} drawable")
+
+    # ------------------------------------------------------------ apply
+
+    def apply(self, event: Event) -> HandState:
+        """The state after ``event``; :class:`EventRefused` names the rule it breaks."""
+        if self.over:
+            raise EventRefused("the hand is over", event)
+        handler = getattr(self, f"_on_{event.type}", None)
+        if handler is None:
+            raise EventRefused(f"{event.type} is not an event of a hand in play", event)
+        try:
+            new = self.clone()
+            handler(new, event)
+            new._check_counts()
+        except EventRefused as exc:
+            if exc.event is None:
+                raise EventRefused(exc.reason, event) from None
+            raise
+        return new
+
+    # each handler mutates ``s`` (a fresh clone) in place
+
+    @staticmethod
+    def _on_dice(s: HandState, ev: DiceRolled) -> None:
+        if s.dealt or s.wall_seat is not None:
+            raise EventRefused("the dice are rolled before the wall is broken")
+        n = wall.ROLLS[s.ruleset]
+        if len(s.rolls) >= n:
+            raise EventRefused(f"{s.ruleset} rolls the dice {n} time(s) per hand")
+        if not s.rolls and ev.seat != s.dealer:
+            raise EventRefused(f"the dealer (seat {s.dealer}) rolls first")
+        if s.ruleset == "shandong" and ev.seat != s.dealer:
+            raise EventRefused(f"in shandong the dealer (seat {s.dealer}) rolls both times")
+        if s.ruleset == "liaoyang" and s.rolls:
+            second = wall.wall_break(s.ruleset, s.dealer, [s.rolls[0][1], (1, 1)], s.options)
+            if second is not None and len(second.rollers) > 1 and ev.seat != second.rollers[1]:
+                raise EventRefused(f"the dealer's roll {sum(s.rolls[0][1])} makes seat "
+                                   f"{second.rollers[1]} the second roller, not seat {ev.seat}")
+        s.rolls.append((ev.seat, ev.dice))
+
+    @staticmethod
+    def _on_wall_broken(s: HandState, ev: WallBroken) -> None:
+        if s.dealt or s.wall_seat is not None:
+            raise EventRefused("the wall is broken once, before the deal")
+        wall_seat, stacks = ev.wall_seat, ev.stacks
+        if s.rolls:
+            if len(s.rolls) < wall.ROLLS[s.ruleset]:
+                raise EventRefused(f"{s.ruleset} needs {wall.ROLLS[s.ruleset]} dice rolls "
+                                   f"before the wall is broken, got {len(s.rolls)}")
+            wb = wall.wall_break(s.ruleset, s.dealer, [r for _, r in s.rolls], s.options)
+            if wb is not None:
+                if wall_seat is not None and wall_seat != wb.wall_seat:
+                    raise EventRefused(f"the dice break the wall of seat {wb.wall_seat}, "
+                                       f"not seat {wall_seat}")
+                if stacks is not None and stacks != wb.stacks_skipped:
+                    raise EventRefused(f"the dice skip {wb.stacks_skipped} stacks, not {stacks}")
+                wall_seat, stacks = wb.wall_seat, wb.stacks_skipped
+        s.wall_seat = wall_seat if wall_seat is not None else -1
+        s.stacks = stacks
+
+    @staticmethod
+    def _on_indicator(s: HandState, ev: IndicatorTurned) -> None:
+        if s.ruleset != "liaoyang":
+            raise EventRefused(f"{s.ruleset} turns no indicator (only liaoyang has a 混)")
+        if s.indicator is not None:
+            raise EventRefused(f"the indicator is already {_name(s.indicator)}")
+        if s.dealt:
+            raise EventRefused("the indicator is turned before the deal")
+        s.indicator = one_tile_or_unknown(ev.tile)
+
+    @staticmethod
+    def _on_deal(s: HandState, ev: Dealt) -> None:
+        if s.dealt:
+            raise EventRefused("the tiles are already dealt")
+        if s.ruleset == "liaoyang" and s.indicator is None:
+            raise EventRefused("turn the indicator (which fixes the 混) before the deal")
+        for k, text in enumerate(ev.hands):
+            known, unknown = parse_with_unknown(text)
+            want = 14 if k == s.dealer else 13
+            if len(known) + unknown != want:
+                raise EventRefused(f"seat {k} is dealt {want} tiles "
+                                   f"({'dealer' if want == 14 else 'not the dealer'}), "
+                                   f"got {len(known) + unknown}")
+            if not wall.HAS_FLOWERS[s.ruleset] and any(is_flower(t) for t in known):
+                raise EventRefused(f"{s.ruleset} plays without flowers (seat {k})")
+            seat = s.seats[k]
+            seat.known.update(known)
+            seat.unknown += unknown
+        s.undrawn -= wall.DEALT
+        s.dealt = True
+        s.turn = s.dealer
+        s.need = "discard"
+        s.seats[s.dealer].drew = True  # the dealer's 14th tile counts as drawn (天和)
+
+    def _close_window(self) -> None:
+        """No (more) claims on the last discard: seats that could have won pass it (漏胡)."""
+        w = self.window
+        if w is None:
+            return
+        self.window = None
+        if w.kind != "discard" or self.ruleset != "shanghai":
+            return
+        winner_seat = w.claim[1] if w.claim and w.claim[2] == "win" else None
+        for k, seat in enumerate(self.seats):
+            if k in (w.seat, winner_seat) or seat.unknown:
+                continue
+            if _could_win(self, k, w.tile):
+                seat.louhu.add(w.tile)
+
+    @staticmethod
+    def _on_draw(s: HandState, ev: Drew) -> None:
+        tile = one_tile_or_unknown(ev.tile)
+        seat = s.seats[ev.seat]
+        if not s.dealt:
+            raise EventRefused("nobody draws before the deal")
+        if s.drawable < 1:
+            raise EventRefused(f"no drawable tile is left ({s.undrawn} in the wall, "
+                               f"{s.undrawn - s.drawable} stay): record a draw game")
+        if tile is not None and is_flower(tile) and not wall.HAS_FLOWERS[s.ruleset]:
+            raise EventRefused(f"{s.ruleset} plays without flowers")
+        if seat.owed:  # a replacement for a flower set aside during the deal
+            seat.owed -= 1
+            source = "flower"
+        elif ev.seat == s.turn and s.need == "replacement":
+            source = s.replacement_for or "kong"
+            s._close_window()  # nobody robbed the 补杠
+            s.need = "discard"
+        elif ev.seat == s.turn and s.need == "draw":
+            s._close_window()
+            source = "wall"
+            s.need = "discard"
+            seat.kong_fed_by = None
+        else:
+            raise EventRefused(s._whose_turn(ev.seat))
+        s.undrawn -= 1
+        seat.add(tile)
+        seat.louhu.clear()
+        seat.drew = True
+        seat.last_drawn = tile
+        seat.drawn_source = source
+        seat.drawn_drawable = s.drawable
+        if source != "kong":
+            seat.kong_fed_by = None
+
+    def _whose_turn(self, seat: int) -> str:
+        if self.need == "deal":
+            return "the tiles are not dealt yet"
+        owing = [k for k, st in enumerate(self.seats) if st.owed]
+        extra = f"; seat(s) {owing} owe a flower replacement" if owing else ""
+        return f"it is seat {self.turn}'s turn to {self.need}, not seat {seat}'s{extra}"
+
+    @staticmethod
+    def _on_flower(s: HandState, ev: FlowerSetAside) -> None:
+        tile = one_tile_or_unknown(ev.tile)
+        if tile is None or not is_flower(tile):
+            raise EventRefused(f"{ev.tile} is not a flower")
+        if not wall.HAS_FLOWERS[s.ruleset]:
+            raise EventRefused(f"{s.ruleset} plays without flowers")
+        seat = s.seats[ev.seat]
+        if not s.dealt:
+            raise EventRefused("flowers are set aside after the deal")
+        if s.started:
+            if ev.seat != s.turn or s.need != "discard":
+                raise EventRefused(s._whose_turn(ev.seat))
+            s.need = "replacement"
+            s.replacement_for = "flower"
+        else:
+            seat.owed += 1
+        seat.take(tile, 1, ev.seat)
+        seat.flowers.append(tile)
+
+    def _flower_in_hand(self) -> str | None:
+        for k, seat in enumerate(self.seats):
+            flowers = [t for t in seat.known if is_flower(t)]
+            if flowers:
+                return f"seat {k} holds {_name(flowers[0])}: set it aside first"
+            if seat.owed:
+                return f"seat {k} still draws a replacement for a flower"
+        return None
+
+    @staticmethod
+    def _on_discard(s: HandState, ev: Discarded) -> None:
+        tile = one_tile_or_unknown(ev.tile)
+        assert tile is not None
+        if ev.seat != s.turn or s.need != "discard":
+            raise EventRefused(s._whose_turn(ev.seat))
+        if is_flower(tile):
+            raise EventRefused("a flower is set aside, not discarded")
+        if not s.started and (msg := s._flower_in_hand()):
+            raise EventRefused(msg)
+        seat = s.seats[ev.seat]
+        if seat.known.get(tile, 0) == 0 and any(is_flower(t) for t in seat.known):
+            raise EventRefused(f"seat {ev.seat} holds a flower: set it aside first")
+        seat.take(tile, 1, ev.seat)
+        s._close_window()
+        s.started = True
+        seat.discards += 1
+        seat.river.append(tile)
+        seat.drew = False
+        if tile == s.hun:
+            seat.hun_discarded += 1
+            s.hun_total += 1
+        after_kong, seat.konged_last = seat.konged_last, False
+        s.turn = (ev.seat + 1) % 4
+        s.need = "draw"
+        base = s.clone()
+        s.window = Window("discard", ev.seat, tile, base, None, after_kong)
+
+    # ------------------------------------------------------------ claims on a discard
+
+    def _claim_base(self, seat: int, claim: str) -> tuple[HandState, Window]:
+        """The state a claim applies to, after the priority rule (和 > 杠/碰 > 吃)."""
+        w = self.window
+        if w is None or w.kind != "discard":
+            raise EventRefused(f"there is no discard to claim ({self.status()})")
+        if seat == w.seat:
+            raise EventRefused("a player cannot claim its own discard")
+        prio = PRIORITY[claim]
+        if w.claim is not None:
+            p0, s0, c0 = w.claim
+            if prio <= p0:
+                raise EventRefused(
+                    f"seat {s0}'s {CLAIM_NAMES[c0]} already takes this {_name(w.tile)} "
+                    f"(和 > 杠/碰 > 吃)")
+        base = w.base.clone()
+        base.window = None
+        return base, w
+
+    def _hun_claim_check(self, tiles: list[Tile], what: str) -> None:
+        if self.hun is not None and self.hun in tiles and not self.options.get("hun_claims"):
+            raise EventRefused(f"a 混 ({_name(self.hun)}) may not be used to {what} "
+                               "(liaoyang option hun_claims)")
+
+    def _after_claim(self, base: HandState, w: Window, seat: int, claim: str) -> None:
+        """Copy ``base`` (with the claim applied) into ``self`` and keep the window open."""
+        base.window = Window("discard", w.seat, w.tile, w.base,
+                             (PRIORITY[claim], seat, claim), w.after_kong)
+        base.any_claim = True
+        self.__dict__.update(base.__dict__)
+
+    @staticmethod
+    def _on_chow(s: HandState, ev: Chowed) -> None:
+        base, w = s._claim_base(ev.seat, "chow")
+        if ev.seat != (w.seat + 1) % 4:
+            raise EventRefused(f"吃 only from the 上家: seat {ev.seat} may chow seat "
+                               f"{(ev.seat - 1) % 4}'s discards, this is seat {w.seat}'s")
+        tiles = sorted(parse_with_unknown(ev.tiles)[0])
+        lo = tiles[0]
+        if suit_of(lo) > 2 or tiles != [lo, lo + 1, lo + 2] or suit_of(lo + 2) != suit_of(lo):
+            raise EventRefused(f"{ev.tiles} is not a run of three in one suit")
+        if w.tile not in tiles:
+            raise EventRefused(f"the chow {ev.tiles} does not use the discard {_name(w.tile)}")
+        base._hun_claim_check(tiles, "吃")
+        seat = base.seats[ev.seat]
+        rest = list(tiles)
+        rest.remove(w.tile)
+        for t in rest:
+            seat.take(t, 1, ev.seat)
+        base._claimed(ev.seat, w, Meld("chow", tuple(tiles), w.seat))
+        base.need = "discard"
+        s._after_claim(base, w, ev.seat, "chow")
+
+    @staticmethod
+    def _on_pung(s: HandState, ev: Punged) -> None:
+        base, w = s._claim_base(ev.seat, "pung")
+        base._hun_claim_check([w.tile], "碰")
+        base.seats[ev.seat].take(w.tile, 2, ev.seat)
+        base._claimed(ev.seat, w, Meld("pung", (w.tile,) * 3, w.seat))
+        base.need = "discard"
+        s._after_claim(base, w, ev.seat, "pung")
+
+    def _claimed(self, seat: int, w: Window, meld: Meld) -> None:
+        st = self.seats[seat]
+        st.melds.append(meld)
+        river = self.seats[w.seat].river
+        river.pop()  # the claimed discard leaves the river
+        st.louhu.clear()
+        st.drew = False
+        st.konged_last = False
+        self.turn = seat
+
+    def _kong_limit(self) -> None:
+        if self.drawable < 1:
+            end = {"shandong": "6 stacks remain", "liaoyang": "16 (+2 per 混 discarded) remain",
+                   "shanghai": "the wall is empty"}[self.ruleset]
+            raise EventRefused(f"no replacement tile is left ({end}): a kong now has no effect")
+
+    @staticmethod
+    def _on_kong(s: HandState, ev: Konged) -> None:
+        s._kong_limit()
+        if ev.kind == "exposed":
+            base, w = s._claim_base(ev.seat, "kong")
+            if ev.tile is not None and one_tile_or_unknown(ev.tile) != w.tile:
+                raise EventRefused(f"the discard is {_name(w.tile)}, not {ev.tile}")
+            base._hun_claim_check([w.tile], "杠")
+            base.seats[ev.seat].take(w.tile, 3, ev.seat)
+            base._claimed(ev.seat, w, Meld("exposed_kong", (w.tile,) * 4, w.seat))
+            base.need = "replacement"
+            base.replacement_for = "kong"
+            seat = base.seats[ev.seat]
+            seat.kong_fed_by = w.seat
+            seat.konged_last = True
+            s._after_claim(base, w, ev.seat, "kong")
+            return
+        if ev.seat != s.turn or s.need != "discard":
+            raise EventRefused(s._whose_turn(ev.seat))
+        if ev.tile is None:
+            raise EventRefused(f"name the tile of the {ev.kind} kong")
+        tile = one_tile_or_unknown(ev.tile)
+        assert tile is not None
+        s._hun_claim_check([tile], "杠")
+        seat = s.seats[ev.seat]
+        before = s.clone()
+        if ev.kind == "concealed":
+            seat.take(tile, 4, ev.seat)
+            seat.melds.append(Meld("concealed_kong", (tile,) * 4, None))
+        else:
+            idx = next((i for i, m in enumerate(seat.melds)
+                        if m.type == "pung" and m.tiles[0] == tile), None)
+            if idx is None:
+                raise EventRefused(f"seat {ev.seat} has no pung of {_name(tile)} to add to")
+            seat.take(tile, 1, ev.seat)
+            pung = seat.melds[idx]
+            seat.melds[idx] = Meld("added_kong", (tile,) * 4, pung.from_seat)
+            # others may rob this tile (抢杠) until the replacement is drawn
+            before.window = None
+            s.window = Window("rob", ev.seat, tile, before)
+        s.need = "replacement"
+        s.replacement_for = "kong"
+        seat.kong_fed_by = None
+        seat.konged_last = True
+        seat.louhu.clear()
+
+    @staticmethod
+    def _on_declare(s: HandState, ev: Declared) -> None:
+        seat = s.seats[ev.seat]
+        if not s.dealt:
+            raise EventRefused("declarations come after the deal")
+        if ev.what == "ting":
+            seat.ready = True
+            return
+        if s.ruleset != "shandong":
+            raise EventRefused(f"明楼/暗楼 are shandong declarations, not {s.ruleset}")
+        if seat.declared is not None:
+            raise EventRefused(f"seat {ev.seat} already declared {seat.declared}")
+        seat.declared = ev.what
+        seat.ready = True
+
+    # ------------------------------------------------------------ the end of the hand
+
+    @staticmethod
+    def _on_win(s: HandState, ev: Won) -> None:
+        w = s.window
+        bao = one_tile_or_unknown(ev.bao_tile)
+        if w is not None and w.kind == "discard" and all(k != w.seat for k in ev.seats):
+            base, w = s._claim_base(ev.seats[0], "win")
+            by, from_seat, tile = "discard", w.seat, w.tile
+            base.seats[w.seat].river.pop()
+        elif w is not None and w.kind == "rob" and w.seat not in ev.seats:
+            base = w.base.clone()
+            by, from_seat, tile = "rob_kong", w.seat, w.tile
+            base.seats[w.seat].take(tile, 1, w.seat)
+        else:
+            if len(ev.seats) != 1 or ev.seats[0] != s.turn:
+                raise EventRefused(f"only seat {s.turn} can win now, by self-draw "
+                                   f"({s.status()})")
+            base = s.clone()
+            base.window = None
+            by, from_seat = "self_draw", None
+            tile = base._self_drawn_tile(ev)
+        if len(ev.seats) > 1 and not MULTI_WIN[s.ruleset]:
+            first = min(ev.seats, key=lambda k: (k - (from_seat or 0)) % 4)
+            raise EventRefused(f"{s.ruleset} allows one winner per discard: seat {first}, the "
+                               "first claimant after the discarder in play order")
+        base._reveal(ev.reveal)
+        for k in ev.ready:
+            base.seats[k].ready = True
+        wins = []
+        for k in ev.seats:
+            seat = base.seats[k]
+            if s.ruleset == "shandong" and seat.declared == "minglou" and by != "self_draw":
+                raise EventRefused(f"seat {k} declared 明楼 and may win only by self-draw")
+            if s.ruleset == "liaoyang" and seat.hun_discarded:
+                raise EventRefused(f"seat {k} discarded a 混 and cannot win this hand")
+            if s.ruleset == "shanghai" and by == "discard" and not _may_win_on(tile, seat):
+                raise EventRefused(f"漏胡: seat {k} passed on {_name(tile)} while it would win "
+                                   "and has not drawn, claimed or konged since")
+            if seat.unknown:
+                raise EventRefused(f"seat {k} has {seat.unknown} unseen tile(s): reveal its "
+                                   "hand in the win event")
+            wins.append(base._win_json(k, tile, by, from_seat, w))
+        for k in ev.seats:
+            if by != "self_draw":
+                base.seats[k].add(tile)
+        base.need = "over"
+        s.__dict__.update(base.__dict__)
+        s._finish("win", wins, bao)
+
+    def _self_drawn_tile(self, ev: Won) -> Tile:
+        seat = self.seats[self.turn]
+        flowers = sorted(seat.flowers)
+        if (self.need == "replacement" and self.replacement_for == "flower"
+                and flowers == list(FLOWERS)):
+            return seat.flowers[-1]  # 八花齐: the eighth flower wins at once
+        if self.need != "discard":
+            raise EventRefused(f"seat {self.turn} must {self.need} before it can win")
+        if not seat.drew:
+            raise EventRefused(f"seat {self.turn} took its last tile by a claim: no self-draw "
+                               "win (win on the discard instead)")
+        named = one_tile_or_unknown(ev.tile)
+        if seat.last_drawn is not None and self.started:
+            if named is not None and named != seat.last_drawn:
+                raise EventRefused(f"seat {self.turn} drew {_name(seat.last_drawn)}, "
+                                   f"not {ev.tile}")
+            return seat.last_drawn
+        if named is None:
+            raise EventRefused("name the winning tile: the camera did not see it drawn")
+        return named
+
+    def _reveal(self, reveal: dict[int, str]) -> None:
+        for k, text in reveal.items():
+            seat = self.seats[k]
+            tiles = Counter(parse_with_unknown(text)[0])
+            if sum(tiles.values()) != seat.standing:
+                raise EventRefused(f"seat {k} stands {seat.standing} tiles, the reveal "
+                                   f"shows {sum(tiles.values())}")
+            missing = seat.known - tiles
+            if missing:
+                lacks = format_tiles(missing.elements(), True)
+                raise EventRefused(f"seat {k}'s reveal lacks {lacks} it is known to hold")
+            seat.known = tiles
+            seat.unknown = 0
+
+    def _win_json(self, k: int, tile: Tile, by: str, from_seat: int | None,
+                  w: Window | None) -> dict[str, Any]:
+        seat = self.seats[k]
+        out: dict[str, Any] = {"seat": k, "tile": TILE_NAMES[tile], "by": by}
+        if from_seat is not None:
+            out["from"] = from_seat
+        if by == "self_draw" and seat.drawn_source in ("kong", "flower") and self.started:
+            out["replacement"] = seat.drawn_source
+            if seat.drawn_source == "kong" and seat.kong_fed_by is not None:
+                out["kong_fed_by"] = seat.kong_fed_by
+        if seat.discards == 0 and not self.any_claim:
+            out["first_turn"] = True
+        last = wall.LAST_TILES[self.ruleset]
+        drawer = self.seats[from_seat] if by == "discard" and from_seat is not None else seat
+        if by != "rob_kong" and self.started and drawer.drawn_drawable < last:
+            out["last_tiles"] = True
+        if by == "discard" and w is not None and w.after_kong:
+            out["discarder_after_kong"] = True
+        return out
+
+    @staticmethod
+    def _on_draw_game(s: HandState, ev: DrawGame) -> None:
+        if not s.dealt or s.need not in ("draw", "replacement"):
+            raise EventRefused(f"a draw game comes when a tile is due, not now ({s.status()})")
+        if s.drawable:
+            raise EventRefused(f"{s.drawable} tile(s) are still drawable: no draw game yet")
+        s._close_window()
+        s._reveal(ev.reveal)
+        for k in ev.ready:
+            s.seats[k].ready = True
+        s.need = "over"
+        s._finish("draw", [], None)
+
+    def _finish(self, outcome: str, wins: list[dict[str, Any]], bao: Tile | None) -> None:
+        record = self.record_json(outcome, wins, bao)
+        self.record, self.settlement = score_record(record)
+
+    def record_json(self, outcome: str, wins: list[dict[str, Any]],
+                    bao: Tile | None = None) -> dict[str, Any]:
+        """The hand record (``shared/rules/README.md``) of this hand as it stands."""
+        seats = []
+        for seat in self.seats:
+            concealed = "" if seat.unknown else format_tiles(seat.concealed_tiles())
+            entry: dict[str, Any] = {
+                "concealed": concealed,
+                "melds": [m.to_json() for m in seat.melds],
+                "flowers": [TILE_NAMES[t] for t in seat.flowers],
+            }
+            if seat.ready:
+                entry["ready"] = True
+            if seat.declared:
+                entry["declared"] = seat.declared
+            if seat.hun_discarded:
+                entry["hun_discarded"] = seat.hun_discarded
+            seats.append(entry)
+        context: dict[str, Any] = {k: self.counters.get(k, 0) for k in COUNTERS[self.ruleset]}
+        if self.rolls:
+            context["dice"] = list(self.rolls[0][1])
+        if self.indicator is not None:
+            context["indicator"] = TILE_NAMES[self.indicator]
+        if bao is not None:
+            context["bao_tile"] = TILE_NAMES[bao]
+        out: dict[str, Any] = {"ruleset": self.ruleset, "options": dict(self.options),
+                               "dealer": self.dealer, "seats": seats, "outcome": outcome}
+        if outcome == "win":
+            out["wins"] = wins
+        out["context"] = context
+        return out
+
+    def _check_counts(self) -> None:
+        """At most 4 copies of a tile (one of a flower) among everything seen."""
+        counts: Counter[Tile] = Counter()
+        for seat in self.seats:
+            counts.update(seat.known)
+            counts.update(seat.river)
+            counts.update(seat.flowers)
+            for m in seat.melds:
+                counts.update(m.tiles)
+        if self.indicator is not None:
+            counts[self.indicator] += 1
+        for t, n in counts.items():
+            limit = 1 if is_flower(t) else 4
+            if n > limit:
+                raise EventRefused(f"{n} copies of {_name(t)} would be on the table; "
+                                   f"the set has {limit}")
+
+
+def score_record(data: dict[str, Any]) -> tuple[HandRecord, Settlement]:
+    """Parse and score a hand record; any refusal of the rules becomes :class:`EventRefused`."""
+    from scoring.scorer import score
+
+    try:
+        record = parse_record(data)
+        return record, score(record)
+    except ScoringError as exc:
+        raise EventRefused(str(exc)) from None
+
+
+def _may_win_on(tile: Tile, seat: SeatState) -> bool:
+    """Shanghai 漏胡, asked of the ruleset with the tiles this seat passed since it moved."""
+    from scoring.rulesets.shanghai.louhu import may_win_on_discard
+
+    return bool(may_win_on_discard(tile, seat.louhu))
+
+
+def _could_win(s: HandState, k: int, tile: Tile) -> bool:
+    """Would ``tile`` complete seat ``k``'s fully known hand under the ruleset (漏胡)?"""
+    from scoring.errors import RulesetNotImplemented
+    from scoring.rulesets.registry import get_ruleset
+
+    seat = s.seats[k]
+    try:
+        rs = get_ruleset(s.ruleset)
+    except RulesetNotImplemented:
+        return False
+    hand = [*seat.concealed_tiles(), tile]
+    if any(is_flower(t) for t in hand):
+        return False
+    context = {"indicator": s.indicator} if s.indicator is not None else {}
+    try:
+        return bool(rs.is_winning_hand(hand, tuple(seat.melds), s.options, context))
+    except ScoringError:
+        return False
+
+
+def flower_points(ruleset: str, hand: HandState | None, seat: int) -> int:
+    """The 花 a leaving player shows in the hand in progress (Shandong escape penalty).
+
+    Counted by the ruleset (``scoring.rulesets.shandong.hua_points``); 0 between hands and for
+    rulesets whose penalty does not depend on it.
+    """
+    if hand is None or ruleset != "shandong":
+        return 0
+    from scoring.record import Seat
+    from scoring.rulesets.shandong import hua_points
+
+    st = hand.seats[seat]
+    return int(hua_points(Seat(melds=tuple(st.melds), flowers=tuple(st.flowers))))

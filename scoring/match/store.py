@@ -1,0 +1,376 @@
+"""The match log on disk: SQLite in WAL mode, one transaction per event, append-only.
+
+Every append re-validates the event against the match replayed from the log inside the same
+write transaction, so two writers cannot interleave an illegal sequence. Readers (the dashboard)
+read a consistent snapshot while a writer works: WAL never makes them wait for each other.
+``synchronous=FULL`` makes a committed event survive a crash of the process or the machine.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from scoring.match import schema
+from scoring.match.errors import BadEvent, EventRefused, StoreError, UnknownMatch
+from scoring.match.events import (
+    Amendment,
+    Event,
+    HandRecorded,
+    MatchCreated,
+    event_from_json,
+)
+from scoring.match.state import LoggedEvent, MatchState, check_amendment, replay
+from scoring.record import HandRecord
+
+Listener = Callable[[int, LoggedEvent], None]
+
+
+def default_path() -> Path:
+    """``matches.sqlite3`` in the user's data folder (``platformdirs``)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("mjtable")) / "matches.sqlite3"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    id: int
+    created_at: str
+    ruleset: str
+    title: str | None
+    players: tuple[str, ...]
+    events: int
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match as read from the log: the replayed state plus the log itself.
+
+    ``problem`` is set when the log stops replaying at some event (for example after a ruleset
+    changed its mind about a hand); the state is then the match up to that event, and the
+    referee amends the event to go on.
+    """
+
+    id: int
+    created_at: str
+    log: tuple[LoggedEvent, ...]
+    state: MatchState
+    problem: EventRefused | None = None
+
+    ruleset = property(lambda self: self.state.ruleset)
+    options = property(lambda self: self.state.options)
+    players = property(lambda self: self.state.players)
+    title = property(lambda self: self.state.title)
+    totals = property(lambda self: list(self.state.totals))
+    hands = property(lambda self: list(self.state.hands))
+    dealer = property(lambda self: self.state.dealer)
+    counters = property(lambda self: dict(self.state.counters))
+    levels = property(lambda self: self.state.levels)
+    hand = property(lambda self: self.state.hand)
+    status = property(lambda self: self.state.status)
+
+    @property
+    def amendments(self) -> list[LoggedEvent]:
+        return [row for row in self.log if isinstance(row.event, Amendment)]
+
+    @property
+    def last_seq(self) -> int:
+        return self.log[-1].seq if self.log else 0
+
+
+class MatchStore:
+    """All matches in one database file. Use :meth:`open`; close it (or use ``with``)."""
+
+    def __init__(self, path: Path, db: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = db
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._seen: dict[int, int] = {}  # match id -> last seq announced to listeners
+        self._cache: dict[int, Match] = {}
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, *, create: bool = True) -> MatchStore:
+        """Open (or create) the database; :class:`StoreError` for a file that is not ours."""
+        p = Path(path) if path is not None else default_path()
+        new = schema.check_file(p)
+        if new and not create:
+            raise StoreError(f"{p}: no match database here")
+        if new:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db = sqlite3.connect(p, timeout=30, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{p}: cannot open ({exc})") from None
+        try:
+            version = schema.inspect(db, p)
+            db.execute("PRAGMA busy_timeout = 30000")
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{p}: cannot use write-ahead logging here (journal mode "
+                                 f"{mode}); put the database on a local disk")
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("PRAGMA foreign_keys = ON")
+            schema.migrate(db, version)
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise StoreError(f"{p}: {exc}") from None
+        except BaseException:
+            db.close()
+            raise
+        store = cls(p, db)
+        store._seen = store._heads()
+        return store
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> MatchStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ reading
+
+    def list_matches(self) -> list[MatchSummary]:
+        rows = self._db.execute("""
+            SELECT m.id, m.created_at, m.ruleset, m.title,
+                   (SELECT body FROM events e WHERE e.match_id = m.id AND e.seq = 1),
+                   (SELECT count(*) FROM events e WHERE e.match_id = m.id)
+            FROM matches m ORDER BY m.id""").fetchall()
+        out = []
+        for mid, created, ruleset, title, body, count in rows:
+            players = tuple(json.loads(body).get("players", ())) if body else ()
+            out.append(MatchSummary(mid, created, ruleset, title, players, count))
+        return out
+
+    def events(self, match_id: int) -> list[LoggedEvent]:
+        """The raw log of a match, amendments included, in order."""
+        return self._read_log(self._db, match_id)
+
+    def load(self, match_id: int) -> Match:
+        """The match replayed from its log (cached while the log has not grown)."""
+        with self._lock:
+            head = self._head(self._db, match_id)
+            cached = self._cache.get(match_id)
+            if cached is not None and cached.last_seq == head:
+                return cached
+            match = self._build(match_id, self._read_log(self._db, match_id))
+            self._cache[match_id] = match
+            return match
+
+    def replay(self, match_id: int) -> Match:
+        """Replay the log from scratch, ignoring every cache (what an auditor runs)."""
+        return self._build(match_id, self._read_log(self._db, match_id))
+
+    def _build(self, match_id: int, log: list[LoggedEvent]) -> Match:
+        if not log:
+            raise UnknownMatch(f"no match {match_id} in {self.path}")
+        created = self._db.execute("SELECT created_at FROM matches WHERE id = ?",
+                                   (match_id,)).fetchone()[0]
+        try:
+            state = replay(log)
+            return Match(match_id, created, tuple(log), state)
+        except EventRefused as exc:
+            # the state up to the event that no longer replays, so the referee can fix it
+            good = [row for row in log if exc.seq is None or row.seq < exc.seq
+                    or isinstance(row.event, Amendment)]
+            try:
+                state = replay(good)
+            except EventRefused:
+                raise exc from None
+            return Match(match_id, created, tuple(log), state, exc)
+
+    @staticmethod
+    def _head(db: sqlite3.Connection, match_id: int) -> int:
+        row = db.execute("SELECT max(seq) FROM events WHERE match_id = ?",
+                         (match_id,)).fetchone()
+        return int(row[0] or 0)
+
+    def _heads(self) -> dict[int, int]:
+        return {mid: seq for mid, seq in self._db.execute(
+            "SELECT match_id, max(seq) FROM events GROUP BY match_id")}
+
+    def _read_log(self, db: sqlite3.Connection, match_id: int) -> list[LoggedEvent]:
+        rows = db.execute("SELECT seq, at, who, body, note FROM events WHERE match_id = ? "
+                          "ORDER BY seq", (match_id,)).fetchall()
+        if not rows and not db.execute("SELECT 1 FROM matches WHERE id = ?",
+                                       (match_id,)).fetchone():
+            raise UnknownMatch(f"no match {match_id} in {self.path}")
+        out = []
+        for seq, at, who, body, note in rows:
+            try:
+                event = event_from_json(json.loads(body))
+            except (BadEvent, json.JSONDecodeError) as exc:
+                raise StoreError(f"{self.path}: match {match_id} event #{seq} is unreadable "
+                                 f"({exc})") from None
+            out.append(LoggedEvent(seq, event, at, who, note or ""))
+        return out
+
+    # ------------------------------------------------------------ writing
+
+    def new_match(self, ruleset: str, options: Mapping[str, Any] | None = None,
+                  players: tuple[str, ...] | list[str] = ("East", "South", "West", "North"),
+                  first_dealer: int | None = None, *, title: str | None = None,
+                  who: str = "") -> int:
+        """Create a match and return its id; a random first dealer unless one is given."""
+        if first_dealer is None:
+            first_dealer = random.SystemRandom().randrange(4)
+        event = MatchCreated(ruleset=ruleset, players=tuple(players),  # type: ignore[arg-type]
+                             first_dealer=first_dealer, options=dict(options or {}), title=title)
+        event = event_from_json(event.to_json())  # the same checks as a stored event
+        MatchState.create(event)  # type: ignore[arg-type]
+        with self._lock, self._write() as db:
+            cur = db.execute("INSERT INTO matches (created_at, ruleset, title) VALUES (?, ?, ?)",
+                             (_now(), ruleset, title))
+            match_id = int(cur.lastrowid or 0)
+            self._insert(db, match_id, 1, event, who, "")
+        self._announce()
+        return match_id
+
+    def append_event(self, match_id: int, event: Event | Mapping[str, Any], *,
+                     who: str = "", note: str = "") -> Match:
+        """Validate ``event`` against the match and log it; :class:`EventRefused` if illegal."""
+        if not isinstance(event, Event):
+            event = event_from_json(event)
+        if isinstance(event, MatchCreated):
+            raise EventRefused("a match is created with new_match", event)
+        with self._lock, self._write() as db:
+            log = self._read_log(db, match_id)
+            seq = (log[-1].seq if log else 0) + 1
+            if isinstance(event, Amendment):
+                check_amendment(log, event)
+            else:
+                current = self._state_for(match_id, log)
+                current.apply(event, seq)
+            self._insert(db, match_id, seq, event, who, note)
+        self._announce()
+        return self.load(match_id)
+
+    def add_hand(self, match_id: int, record: HandRecord | Mapping[str, Any] | str, *,
+                 who: str = "", why: str = "") -> Match:
+        """Append a finished hand typed in by the referee (or read from a file)."""
+        if isinstance(record, HandRecord):
+            data = record.to_json()
+        elif isinstance(record, str):
+            try:
+                data = json.loads(record)
+            except json.JSONDecodeError as exc:
+                raise BadEvent(f"the hand record is not valid JSON: {exc.msg} at line "
+                               f"{exc.lineno}") from None
+        else:
+            data = dict(record)
+        return self.append_event(match_id, HandRecorded(record=data), who=who, note=why)
+
+    def amend(self, match_id: int, seq: int, event: Event | Mapping[str, Any] | None, *,
+              who: str, why: str) -> Match:
+        """Correct event ``seq`` (``None`` strikes it); the original stays in the log."""
+        body = None
+        if event is not None:
+            body = (event if isinstance(event, Event) else event_from_json(event)).to_json()
+        amendment = Amendment(target=seq, who=who, why=why, event=body)
+        amendment = event_from_json(amendment.to_json())  # type: ignore[assignment]
+        return self.append_event(match_id, amendment, who=who, note=why)
+
+    def _state_for(self, match_id: int, log: list[LoggedEvent]) -> MatchState:
+        cached = self._cache.get(match_id)
+        if cached is not None and cached.last_seq == (log[-1].seq if log else 0):
+            if cached.problem is not None:
+                raise cached.problem
+            return cached.state
+        match = self._build(match_id, log)
+        self._cache[match_id] = match
+        if match.problem is not None:
+            raise match.problem
+        return match.state
+
+    def _insert(self, db: sqlite3.Connection, match_id: int, seq: int, event: Event,
+                who: str, note: str) -> None:
+        db.execute("INSERT INTO events (match_id, seq, at, who, type, body, note) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (match_id, seq, _now(), who, event.type,
+                    json.dumps(event.to_json(), ensure_ascii=False, sort_keys=True), note))
+
+    def _write(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    # ------------------------------------------------------------ exports
+
+    def export_json(self, match_id: int) -> dict[str, Any]:
+        """The match as one JSON object: hand records, settlements, totals and the whole log."""
+        from scoring.match.export import match_json
+
+        return match_json(self.load(match_id))
+
+    def export_csv(self, match_id: int) -> str:
+        """Per-hand payments and running totals, one CSV row per hand or escape."""
+        from scoring.match.export import match_csv
+
+        return match_csv(self.load(match_id))
+
+    # ------------------------------------------------------------ changes
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(match_id, logged_event)`` for every new event; returns unsubscribe.
+
+        Events written through this store are announced at once; events written by another
+        process are announced by :meth:`poll` (the dashboard calls it on a timer).
+        """
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+        return unsubscribe
+
+    def poll(self) -> int:
+        """Announce events that appeared since the last look; returns how many."""
+        return self._announce()
+
+    def _announce(self) -> int:
+        with self._lock:
+            heads = self._heads()
+            fresh: list[tuple[int, LoggedEvent]] = []
+            for mid, head in sorted(heads.items()):
+                seen = self._seen.get(mid, 0)
+                if head > seen:
+                    rows = [r for r in self._read_log(self._db, mid) if r.seq > seen]
+                    fresh.extend((mid, r) for r in rows)
+            self._seen = heads
+        for mid, row in fresh:
+            for listener in list(self._listeners):
+                listener(mid, row)
+        return len(fresh)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``: one write transaction, rolled back on any error."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        if kind is None:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")

@@ -1,0 +1,52 @@
+"""The wall of each ruleset: how many tiles it has, how many stay undrawn, what is drawable.
+
+From the specs: Shandong and Shanghai play 144 tiles (flowers included), Liaoyang 136. Play stops
+in Shandong when 6 stacks remain (an odd tile after kongs counts as a stack, so at 12 tiles), in
+Liaoyang when 16 undrawn tiles remain plus 2 for every 混 discarded, and in Shanghai when the wall
+is empty. A kong or flower needs a replacement tile, so none is declared once nothing is drawable
+(Shandong: "a kong declared by the last player before the draw has no effect").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.rulesets.base import WallBreak
+
+DEALT = 13 * 4 + 1  # the dealer takes 14, the others 13
+
+WALL_TILES = {"shandong": 144, "liaoyang": 136, "shanghai": 144}
+HAS_FLOWERS = {"shandong": True, "liaoyang": False, "shanghai": True}
+#: how many of the last drawable tiles count as ``last_tiles`` (Liaoyang 分张 = last 4)
+LAST_TILES = {"shandong": 1, "liaoyang": 4, "shanghai": 1}
+#: how many dice rolls a hand starts with (Shandong: the dealer twice; Liaoyang: dealer, then
+#: the second roller; Shanghai: once)
+ROLLS = {"shandong": 2, "liaoyang": 2, "shanghai": 1}
+
+
+def reserve(ruleset: str, hun_discarded: int = 0) -> int:
+    """Tiles that stay in the wall when play stops."""
+    if ruleset == "shandong":
+        return 12  # 6 stacks of two
+    if ruleset == "liaoyang":
+        return 16 + 2 * hun_discarded
+    return 0
+
+
+def drawable(ruleset: str, undrawn: int, hun_discarded: int = 0) -> int:
+    """How many more tiles may be drawn (normal draws and replacements alike)."""
+    return max(0, undrawn - reserve(ruleset, hun_discarded))
+
+
+def wall_break(ruleset: str, dealer: int, rolls: Sequence[tuple[int, int]],
+               options: Mapping[str, Any]) -> WallBreak | None:
+    """The ruleset's reading of the dice, or ``None`` while that ruleset cannot say yet."""
+    from scoring.errors import RulesetNotImplemented
+    from scoring.rulesets.registry import get_ruleset
+
+    try:
+        rs = get_ruleset(ruleset)
+        return rs.wall_break(dealer, list(rolls), options)
+    except (RulesetNotImplemented, NotImplementedError):
+        return None
