@@ -13,6 +13,7 @@ from typing import Any
 from scoring.record import HandRecord
 from scoring.rulesets.shanghai.contracts import partners
 from scoring.settlement import Item, Transfer
+from scoring.tiles import is_flower
 
 
 def win_transfers(record: HandRecord, shares: Mapping[int, int]) -> list[Transfer]:
@@ -22,7 +23,7 @@ def win_transfers(record: HandRecord, shares: Mapping[int, int]) -> list[Transfe
     for w in record.wins:
         u = shares[w.seat]
         if w.by == "self_draw":
-            label = "八花齐" if w.tile >= 34 else ("杠开" if w.replacement else "自摸")
+            label = "八花齐" if is_flower(w.tile) else ("杠开" if w.replacement else "自摸")
             out.extend(Transfer(p, w.seat, u, f"{label}: U") for p in range(4) if p != w.seat)
         elif w.by == "discard":
             out.append(Transfer(w.from_seat, w.seat, u, "点炮: U"))  # type: ignore[arg-type]
