@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
@@ -27,6 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           "as the class (die1..die6)")
     imp.add_argument("--overwrite", action="store_true", help="replace an existing dataset")
     imp.set_defaults(func=_import)
+    register_more(sub)
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -39,4 +41,86 @@ def _import(args: argparse.Namespace) -> int:
         kwargs["dice_as"] = args.dice_as
     summary = importers.IMPORTERS[args.name](src, args.out, **kwargs)
     print(summary)
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 1920x1080, got {text!r}") from None
+    return w, h
+
+
+def register_more(sub: argparse._SubParsersAction) -> None:
+    syn = sub.add_parser("synth", help="render synthetic table scenes with exact labels")
+    syn.add_argument("--out", type=Path, required=True, help="dataset folder to write")
+    syn.add_argument("--scenes", type=int, default=100, help="how many scenes (default 100)")
+    syn.add_argument("--seed", type=int, default=0, help="seed; same seed, same dataset")
+    syn.add_argument("--size", type=_size, default=None,
+                     help="WxH (default: table 1920x1080, hand 1024x768, dice 640x640)")
+    syn.add_argument("--kind", choices=("table", "hand", "dice", "mix"), default="table",
+                     help="full tables, phone close-ups of tiles, dice, or a mix")
+    syn.add_argument("--classes", choices=("tiles43", "coarse"), default="tiles43",
+                     help="tiles43: 42 tile kinds + die; coarse: tile_face, tile_back, die")
+    syn.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)),
+                     help="parallel processes (default: all cores)")
+    syn.add_argument("--val", type=float, default=0.2, help="validation fraction (default 0.2)")
+    syn.add_argument("--style", action="append", default=None,
+                     help="only these art styles (repeatable; default all available)")
+    syn.add_argument("--flat", action="store_true",
+                     help="flat colours per class, no photometry (for checking labels)")
+    syn.add_argument("--overwrite", action="store_true", help="replace an existing dataset")
+    syn.add_argument("--quiet", action="store_true", help="no progress line")
+    syn.set_defaults(func=_synth)
+
+    st = sub.add_parser("stats", help="class histogram of a dataset folder")
+    st.add_argument("dir", type=Path)
+    st.set_defaults(func=_stats)
+
+    sh = sub.add_parser("sheet", help="contact sheet PNG of a dataset with boxes drawn")
+    sh.add_argument("dir", type=Path)
+    sh.add_argument("--out", type=Path, default=None, help="image to write (default DIR/sheet.png)")
+    sh.add_argument("--count", type=int, default=16, help="how many images (default 16)")
+    sh.add_argument("--cols", type=int, default=4, help="columns (default 4)")
+    sh.add_argument("--cell", type=int, default=480, help="cell size in px (default 480)")
+    sh.add_argument("--no-boxes", action="store_true", help="images only")
+    sh.add_argument("--seed", type=int, default=0, help="which images (default 0)")
+    sh.set_defaults(func=_sheet)
+
+
+def _synth(args: argparse.Namespace) -> int:
+    from datasets.synth import synthesize
+
+    summary = synthesize(args.out, args.scenes, seed=args.seed, kind=args.kind, size=args.size,
+                         class_set=args.classes, workers=args.workers, val_fraction=args.val,
+                         overwrite=args.overwrite, flat=args.flat, styles=args.style,
+                         progress=not args.quiet)
+    print(summary)
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from datasets.synth import class_histogram
+
+    names, counts, files = class_histogram(args.dir)
+    total = sum(counts.values())
+    print(f"{args.dir}: {files} images, {total} boxes")
+    used = [counts.get(i, 0) for i in range(len(names))]
+    mean = total / max(sum(1 for c in used if c), 1)
+    peak = max(used) or 1
+    for i, name in enumerate(names):
+        c = used[i]
+        dev = f"{(c / mean - 1) * 100:+5.0f}%" if mean and c else "    -"
+        print(f"{i:3d} {name:>9} {c:8d} {dev} {'#' * round(40 * c / peak)}")
+    return 0
+
+
+def _sheet(args: argparse.Namespace) -> int:
+    from datasets.sheet import contact_sheet
+
+    out = args.out or args.dir / "sheet.png"
+    path = contact_sheet(args.dir, out, count=args.count, cols=args.cols, cell=args.cell,
+                         boxes=not args.no_boxes, seed=args.seed)
+    print(path)
     return 0

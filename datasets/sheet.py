@@ -1,0 +1,80 @@
+"""Contact sheets: a grid of a dataset's images with their boxes drawn, for a person to look at."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from datasets.yolo import image_for_label, iter_label_files, read_labels, read_names
+
+
+def _color(cls: int) -> tuple[int, int, int]:
+    hue = (cls * 37) % 180
+    hsv = np.uint8([[[hue, 220, 255]]])
+    b, g, r = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
+    return int(b), int(g), int(r)
+
+
+def draw_boxes(img: np.ndarray, label: Path, names: list[str]) -> np.ndarray:
+    h, w = img.shape[:2]
+    out = img.copy()
+    thick = max(1, round(min(w, h) / 500))
+    for b in read_labels(label, len(names)):
+        x0, y0 = int((b.cx - b.w / 2) * w), int((b.cy - b.h / 2) * h)
+        x1, y1 = int((b.cx + b.w / 2) * w), int((b.cy + b.h / 2) * h)
+        c = _color(b.cls)
+        cv2.rectangle(out, (x0, y0), (x1, y1), c, thick)
+        cv2.putText(out, names[b.cls], (x0, max(y0 - 2, 8)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.35 * thick, c, thick, cv2.LINE_AA)
+    return out
+
+
+def contact_sheet(folder: Path | str, out: Path | str, count: int = 16, cols: int = 4,
+                  cell: int = 480, boxes: bool = True, seed: int = 0) -> Path:
+    """Write a PNG or JPEG grid of ``count`` images (chosen by ``seed``) of a dataset folder."""
+    folder, out = Path(folder), Path(out)
+    names = read_names(folder)
+    files = [p for _, p in iter_label_files(folder)]
+    if not files:
+        raise ValueError(f"{folder}: no label files")
+    random.Random(seed).shuffle(files)
+    tiles = []
+    for label in files[:count]:
+        img_path = image_for_label(label)
+        img = cv2.imread(str(img_path)) if img_path else None
+        if img is None:
+            raise ValueError(f"{label}: no readable image beside it")
+        if boxes:
+            img = draw_boxes(img, label, names)
+        tiles.append(fit(img, cell))
+    return write_grid(tiles, out, cols)
+
+
+def fit(img: np.ndarray, cell: int) -> np.ndarray:
+    """Letterbox an image into a ``cell`` x ``cell`` square."""
+    h, w = img.shape[:2]
+    s = cell / max(h, w)
+    small = cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))),
+                       interpolation=cv2.INTER_AREA)
+    canvas = np.full((cell, cell, 3), 24, np.uint8)
+    y0, x0 = (cell - small.shape[0]) // 2, (cell - small.shape[1]) // 2
+    canvas[y0:y0 + small.shape[0], x0:x0 + small.shape[1]] = small
+    return canvas
+
+
+def write_grid(tiles: list[np.ndarray], out: Path, cols: int) -> Path:
+    cell = tiles[0].shape[0]
+    rows = (len(tiles) + cols - 1) // cols
+    grid = np.full((rows * cell + (rows + 1) * 4, cols * cell + (cols + 1) * 4, 3), 255,
+                   np.uint8)
+    for i, t in enumerate(tiles):
+        r, c = divmod(i, cols)
+        y, x = 4 + r * (cell + 4), 4 + c * (cell + 4)
+        grid[y:y + cell, x:x + cell] = t
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(out), grid):
+        raise OSError(f"could not write {out}")
+    return out

@@ -1,0 +1,185 @@
+"""Write a synthetic dataset: scenes rendered in parallel into the project's YOLO layout.
+
+Each scene is a pure function of ``(seed, index, kind, size)``, so a dataset is reproducible and
+the worker count changes only the speed. Beside each label file a manifest
+(``manifests/NAME.json``) holds the ground truth: every seat's tiles, the dice, and for each
+labeled object its class, seat, role and line in the label file.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from datasets import art
+from datasets.classes import TILE_BACK, class_names, map_class
+from datasets.progress import Progress
+from datasets.scene import DEFAULT_SIZES, KINDS, make_scene
+from datasets.split import split_groups
+from datasets.yolo import Box, prepare_out, write_data_yaml, write_groups, write_labels
+from scoring.tiles import DIE_CLASS
+
+MIX = {"table": 0.45, "hand": 0.45, "dice": 0.10}  # --kind mix
+
+
+@dataclass(frozen=True)
+class SynthJob:
+    out: Path
+    seed: int
+    kind: str  # a scene kind or "mix"
+    size: tuple[int, int] | None
+    class_set: str
+    flat: bool
+    styles: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class SynthSummary:
+    out: Path
+    scenes: int
+    boxes: int
+    seconds: float
+
+    def __str__(self) -> str:
+        rate = self.scenes / max(self.seconds, 1e-9)
+        return (f"{self.out}: {self.scenes} scenes, {self.boxes} boxes in {self.seconds:.1f}s "
+                f"({rate:.2f} scenes/s)")
+
+
+def kind_of(kind: str, seed: int, index: int) -> str:
+    """The scene kind of one index (``mix`` draws it from the seed)."""
+    if kind != "mix":
+        return kind
+    u = np.random.default_rng([seed, index, 99]).random()
+    acc = 0.0
+    for k, p in MIX.items():
+        acc += p
+        if u < acc:
+            return k
+    return "table"
+
+
+def scene_name(kind: str, seed: int, index: int) -> str:
+    return f"{kind}_s{seed}_{index:06d}"
+
+
+def label_lines(scene_labels: list[Any], size: tuple[int, int], class_set: str
+                ) -> tuple[list[Box], list[int | None]]:
+    """YOLO boxes of a scene in a class set, and each object's line (None when not labeled)."""
+    w, h = size
+    boxes: list[Box] = []
+    lines: list[int | None] = []
+    for lab in scene_labels:
+        cls = map_class(class_set, lab.cls, lab.face)
+        if cls is None:
+            lines.append(None)
+            continue
+        x0, y0, x1, y1 = lab.xyxy
+        lines.append(len(boxes))
+        boxes.append(Box(cls, (x0 + x1) / 2 / w, (y0 + y1) / 2 / h, (x1 - x0) / w, (y1 - y0) / h))
+    return boxes, lines
+
+
+def _render_one(job: SynthJob, index: int, split: str) -> tuple[int, int]:
+    kind = kind_of(job.kind, job.seed, index)
+    size = job.size or DEFAULT_SIZES[kind]
+    scene = make_scene(kind, job.seed, index, size, flat=job.flat,
+                       styles=list(job.styles) if job.styles else None)
+    name = scene_name(kind, job.seed, index)
+    suffix = ".png" if job.flat else ".jpg"
+    img_path = job.out / "images" / split / (name + suffix)
+    img_path.write_bytes(scene.encoded)
+    boxes, lines = label_lines(scene.labels, size, job.class_set)
+    write_labels(job.out / "labels" / split / (name + ".txt"), boxes)
+    manifest = scene.manifest
+    manifest["name"] = name
+    manifest["split"] = split
+    manifest["classes"] = job.class_set
+    for obj, line, lab in zip(manifest["objects"], lines, scene.labels, strict=True):
+        obj["label"] = line
+        obj["class"] = None if line is None else boxes[line].cls
+        if lab.cls == TILE_BACK:
+            obj["tile"] = "back"
+    (job.out / "manifests" / (name + ".json")).write_text(json.dumps(manifest))
+    return index, len(boxes)
+
+
+def _worker(args: tuple[SynthJob, int, str]) -> tuple[int, int]:
+    return _render_one(*args)
+
+
+def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
+               size: tuple[int, int] | None = None, class_set: str = "tiles43",
+               workers: int = 1, val_fraction: float = 0.2, overwrite: bool = False,
+               flat: bool = False, styles: list[str] | None = None,
+               progress: bool = True) -> SynthSummary:
+    """Render ``scenes`` scenes into ``out`` (see the module docstring)."""
+    if kind not in (*KINDS, "mix"):
+        raise ValueError(f"unknown scene kind {kind!r}; choose one of {', '.join(KINDS)}, mix")
+    if scenes < 1:
+        raise ValueError(f"scenes must be at least 1, got {scenes}")
+    if size is not None and (size[0] < 64 or size[1] < 64):
+        raise ValueError(f"image size {size[0]}x{size[1]} is too small (64x64 at least)")
+    names = class_names(class_set)
+    if styles:
+        for style in styles:  # loads (and caches) the art before workers fork
+            art.check_style(style)
+    elif not flat:
+        art.available_styles()
+    out = Path(out)
+    prepare_out(out, overwrite)
+    if (out / "manifests").is_dir():
+        for p in (out / "manifests").glob("*.json"):
+            p.unlink()
+    for sub in ("images", "labels"):
+        for split in ("train", "val"):
+            (out / sub / split).mkdir(parents=True, exist_ok=True)
+    (out / "manifests").mkdir(exist_ok=True)
+    kinds = {i: kind_of(kind, seed, i) for i in range(scenes)}
+    fold = split_groups({str(i): str(i) for i in range(scenes)}, val_fraction, seed)
+    job = SynthJob(out, seed, kind, size, class_set, flat, tuple(styles) if styles else None)
+    tasks = [(job, i, fold[str(i)]) for i in range(scenes)]
+    bar = Progress(scenes, f"synth {kind}", enabled=progress)
+    boxes = 0
+    workers = max(1, min(workers, scenes))
+    if workers == 1:
+        for t in tasks:
+            boxes += _worker(t)[1]
+            bar.update()
+    else:
+        ctx = mp.get_context("fork" if os.name == "posix" else "spawn")
+        with ctx.Pool(workers) as pool:
+            for _, n in pool.imap_unordered(_worker, tasks, chunksize=2):
+                boxes += n
+                bar.update()
+    rate = bar.close()
+    write_data_yaml(out, names)
+    suffix = ".png" if flat else ".jpg"
+    write_groups(out, [(f"{fold[str(i)]}/{scene_name(kinds[i], seed, i)}{suffix}",
+                        scene_name(kinds[i], seed, i), fold[str(i)]) for i in range(scenes)])
+    return SynthSummary(out, scenes, boxes, scenes / max(rate, 1e-9))
+
+
+def class_histogram(out: Path | str) -> tuple[list[str], Counter[int], int]:
+    """Box counts per class of a dataset folder (any of ours: synthetic or imported)."""
+    from datasets.yolo import iter_label_files, read_labels, read_names
+
+    out = Path(out)
+    names = read_names(out)
+    counts: Counter[int] = Counter()
+    files = iter_label_files(out)
+    if not files:
+        raise ValueError(f"{out}: no label files under labels/train or labels/val")
+    for _, path in files:
+        counts.update(b.cls for b in read_labels(path, len(names)))
+    return names, counts, len(files)
+
+
+__all__ = ["DIE_CLASS", "SynthSummary", "class_histogram", "synthesize"]
