@@ -168,3 +168,40 @@ def test_rob_kong_without_contract_three_shares() -> None:
     rec["seats"][1] = {"concealed": "", "melds": [{"type": "pung", "tiles": "888m", "from": 2}]}
     s = scoring.score(rec)
     assert s.payments == [9, -9, 0, 0]  # 混一色 2 + 1 = 3, robbed pays 3U
+
+
+def _two_partner_record(win: dict[str, Any], ready: tuple[bool, bool, bool, bool]
+                        ) -> dict[str, Any]:
+    """Seat 1 (清碰 concealed, U = 20) was claimed on 3 times by seat 0 and 3 times by seat 2."""
+    rec = _record({"concealed": "111222555777s99s"}, win, seat=1)
+    rec["seats"][0] = {"melds": [{"type": "pung", "tiles": t, "from": 1}
+                                 for t in ("111m", "222m", "333m")]}
+    rec["seats"][2] = {"melds": [{"type": "pung", "tiles": t, "from": 1}
+                                 for t in ("444m", "555m", "666m")]}
+    for k in range(4):
+        rec["seats"][k]["ready"] = ready[k]
+    return rec
+
+
+def test_two_partners_self_draw_each_capped() -> None:
+    s = scoring.score(_two_partner_record({"tile": "9s", "by": "self_draw"}, (False,) * 4))
+    # each partner owes U + 2U = 60 -> 50; seat 3 pays U = 20
+    assert s.payments == [-50, 120, -50, -20]
+    assert len(s.details["contracts"]) == 2
+
+
+def test_two_partners_third_party_discarder() -> None:
+    win = {"tile": "9s", "by": "discard", "from": 3}
+    ready = scoring.score(_two_partner_record(win, (False, False, False, True)))
+    assert ready.payments == [-20, 60, -20, -20]  # U from the discarder and from each partner
+    not_ready = scoring.score(_two_partner_record(win, (False,) * 4))
+    assert not_ready.payments == [0, 50, 0, -50]  # U + U + U = 60, capped at 50
+
+
+def test_partner_discards_while_another_contract_stands() -> None:
+    win = {"tile": "9s", "by": "discard", "from": 0}
+    # seat 0 is a partner (U + U = 40); for the 1-2 contract it is a third party
+    ready = scoring.score(_two_partner_record(win, (True, False, False, False)))
+    assert ready.payments == [-40, 60, -20, 0]
+    not_ready = scoring.score(_two_partner_record(win, (False,) * 4))
+    assert not_ready.payments == [-50, 50, 0, 0]  # 60 owed, capped at 50
