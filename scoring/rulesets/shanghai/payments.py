@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.record import HandRecord
+from scoring.record import HandRecord, Win
 from scoring.rulesets.shanghai.contracts import partners
 from scoring.settlement import Item, Transfer
 from scoring.tiles import is_flower
@@ -19,42 +19,59 @@ from scoring.tiles import is_flower
 def win_transfers(record: HandRecord, shares: Mapping[int, int]) -> list[Transfer]:
     """Normal payments and 承包 extras for every winner, before the hand cap."""
     out: list[Transfer] = []
-    winners = set(record.winners)
     for w in record.wins:
-        u = shares[w.seat]
-        if w.by == "self_draw":
-            label = "八花齐" if is_flower(w.tile) else ("杠开" if w.replacement else "自摸")
-            out.extend(Transfer(p, w.seat, u, f"{label}: U") for p in range(4) if p != w.seat)
-        elif w.by == "discard":
-            out.append(Transfer(w.from_seat, w.seat, u, "点炮: U"))  # type: ignore[arg-type]
-        else:
-            out.append(Transfer(w.from_seat, w.seat, 3 * u,  # type: ignore[arg-type]
-                                "抢杠: robbed player pays 3U"))
-        for partner, n in sorted(partners(record, w.seat).items()):
-            times = f" × {n} contracts" if n > 1 else ""
-            if partner in winners:
-                # the partner won on the same discard; a winner pays nothing this hand
-                if w.by == "discard" and not record.seats[w.from_seat].ready:  # type: ignore
-                    out.append(Transfer(w.from_seat, w.seat, n * u,  # type: ignore[arg-type]
-                                        f"承包: discarder not ready, dealt in to both parties, "
-                                        f"pays 2U{times}"))
-                continue
-            if w.by == "self_draw":
-                out.append(Transfer(partner, w.seat, 2 * n * u, f"承包: partner +2U on self-draw"
-                                    f"{times}"))
-            elif w.by == "rob_kong":
-                out.append(Transfer(partner, w.seat, 3 * n * u, f"承包: partner +3U on 抢杠"
-                                    f"{times}"))
-            elif w.from_seat == partner:
-                out.append(Transfer(partner, w.seat, n * u, f"承包: partner discarded, +1U"
-                                    f"{times}"))
-            elif record.seats[w.from_seat].ready:  # type: ignore[index]
-                out.append(Transfer(partner, w.seat, n * u, f"承包: discarder ready, partner "
-                                    f"pays U{times}"))
-            else:
-                out.append(Transfer(w.from_seat, w.seat, n * u,  # type: ignore[arg-type]
-                                    f"承包: discarder not ready, pays the partner's U{times}"))
+        out.extend(_normal(w, shares[w.seat]))
+        out.extend(_contract_extras(record, w, shares[w.seat]))
     return out
+
+
+def _normal(w: Win, u: int) -> list[Transfer]:
+    """自摸 (incl. 杠开, 八花齐): each other pays U; 点炮: the discarder U; 抢杠: the robbed 3U."""
+    if w.by == "self_draw":
+        label = "八花齐" if is_flower(w.tile) else ("杠开" if w.replacement else "自摸")
+        return [Transfer(p, w.seat, u, f"{label}: U") for p in range(4) if p != w.seat]
+    source = _source(w)
+    if w.by == "discard":
+        return [Transfer(source, w.seat, u, "点炮: U")]
+    return [Transfer(source, w.seat, 3 * u, "抢杠: robbed player pays 3U")]
+
+
+def _contract_extras(record: HandRecord, w: Win, u: int) -> list[Transfer]:
+    """What the winner's 承包 partners (or a non-ready discarder in their place) add."""
+    out: list[Transfer] = []
+    winners = set(record.winners)
+    for partner, n in sorted(partners(record, w.seat).items()):
+        times = f" × {n} contracts" if n > 1 else ""
+        if w.by == "self_draw":
+            out.append(Transfer(partner, w.seat, 2 * n * u,
+                                f"承包: partner +2U on self-draw{times}"))
+            continue
+        source = _source(w)
+        ready = record.seats[source].ready
+        if partner in winners:
+            # both parties won on one discard: the partner pays nothing (it won); a
+            # discarder that was not ready pays 2U to each
+            if w.by == "discard" and not ready:
+                out.append(Transfer(source, w.seat, n * u, "承包: discarder not ready, dealt in "
+                                    f"to both parties, pays 2U{times}"))
+        elif w.by == "rob_kong":
+            out.append(Transfer(partner, w.seat, 3 * n * u, f"承包: partner +3U on 抢杠{times}"))
+        elif source == partner:
+            out.append(Transfer(partner, w.seat, n * u, f"承包: partner discarded, +1U{times}"))
+        elif ready:
+            out.append(Transfer(partner, w.seat, n * u,
+                                f"承包: discarder ready, partner pays U{times}"))
+        else:
+            out.append(Transfer(source, w.seat, n * u,
+                                f"承包: discarder not ready, pays the partner's U{times}"))
+    return out
+
+
+def _source(w: Win) -> int:
+    """The discarder or the robbed player (the record guarantees one for these wins)."""
+    if w.from_seat is None:
+        raise ValueError(f"a win by {w.by} names the seat it came from")
+    return w.from_seat
 
 
 def apply_hand_cap(transfers: list[Transfer], cap: int) -> tuple[list[Transfer], list[Item]]:
