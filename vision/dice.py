@@ -8,7 +8,7 @@ black or red pips and for dark dice with white pips.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,7 +90,8 @@ def read_faces(image: np.ndarray, dets: TileDetections) -> TileDetections:
 
 @dataclass(frozen=True)
 class DiceReading:
-    """The dice of one roll: faces, sum, and where the ruleset breaks the wall (when it can)."""
+    """The dice of one roll: faces, sum, and where the ruleset breaks the wall once the rolls
+    it needs are in (see :func:`wall_break`)."""
 
     faces: tuple[int, ...]
     boxes: tuple[tuple[float, float, float, float], ...]
@@ -113,30 +114,25 @@ class DiceReading:
         return out
 
 
-def read_dice(dets: TileDetections, *, ruleset: str | None = None, dealer: int = 0,
-              options: Mapping[str, Any] | None = None, count: int = 2) -> DiceReading | None:
-    """The ``count`` most confident read dice as one roll; ``None`` when fewer are visible.
-
-    With a ruleset that implements ``wall_break``, the reading says where to break the wall;
-    otherwise ``note`` says why it does not.
-    """
+def read_dice(dets: TileDetections, count: int = 2) -> DiceReading | None:
+    """The ``count`` most confident read dice as one roll; ``None`` when fewer are visible."""
     dice = dets[dets.is_die & (dets.face > 0)]
     if len(dice) < count:
         return None
     best = np.argsort(-dice.confidence, kind="stable")[:count]
     best = best[np.argsort(dice.center[best, 0], kind="stable")]  # left to right, stable order
-    faces = tuple(int(f) for f in dice.face[best])
-    boxes = tuple(tuple(float(v) for v in dice.xyxy[i]) for i in best)
-    wall: WallBreak | None = None
-    note = ""
-    if ruleset:
-        from scoring.rulesets.registry import get_ruleset
+    return DiceReading(faces=tuple(int(f) for f in dice.face[best]),
+                       boxes=tuple(tuple(float(v) for v in dice.xyxy[i]) for i in best))
 
-        try:
-            rs = get_ruleset(ruleset)
-            opts = rs.resolve_options(options or {})
-            wall = rs.wall_break(dealer, [(faces[0], faces[1])] if count == 2 else
-                                 [tuple(faces)], opts)  # type: ignore[list-item]
-        except (NotImplementedError, ScoringError) as exc:
-            note = f"no wall break: {exc}"
-    return DiceReading(faces=faces, boxes=boxes, wall_break=wall, note=note)  # type: ignore[arg-type]
+
+def wall_break(ruleset: str, dealer: int, rolls: Sequence[tuple[int, int]],
+               options: Mapping[str, Any] | None = None) -> tuple[WallBreak | None, str]:
+    """Where ``ruleset`` breaks the wall after these rolls (oldest first), or why it cannot say
+    yet (a ruleset that rolls twice, one not implemented)."""
+    from scoring.rulesets.registry import get_ruleset
+
+    try:
+        rs = get_ruleset(ruleset)
+        return rs.wall_break(dealer, list(rolls), rs.resolve_options(options or {})), ""
+    except (NotImplementedError, ScoringError, ValueError) as exc:
+        return None, f"no wall break yet: {exc}"

@@ -9,7 +9,7 @@ from the caller or a stated assumption, listed in ``notes``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -17,7 +17,7 @@ import numpy as np
 from scoring.record import Meld
 from scoring.tiles import TILE_NAMES, Tile, format_tiles
 from vision.detections import TileDetections
-from vision.dice import DiceReading, read_dice
+from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import (
     MeldReading,
     TableCalibration,
@@ -250,7 +250,10 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
     for c in fixed.changes:
         notes.append(f"changed {c} (the legal reading most likely from the top-k classes)")
     notes += count_problems(table)
-    dice = read_dice(table.detections, ruleset=ruleset, dealer=dealer, options=options)
+    dice = read_dice(table.detections)
+    if dice is not None:
+        wb, note = wall_break(ruleset, dealer, [dice.faces], options)  # type: ignore[list-item]
+        dice = replace(dice, wall_break=wb, note=note)
     record, more = build_record(table, ruleset=ruleset, dealer=dealer, winner=winner, by=by,
                                 from_seat=from_seat, winning_tile=winning_tile, dice=dice,
                                 options=options)

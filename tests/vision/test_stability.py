@@ -1,0 +1,157 @@
+"""Stability and repair over crafted frame sequences, through the whole pipeline."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scenes import Scene, SeatSpec, detections, table_corners, top_down
+
+from scoring.tiles import parse_tiles
+from vision.detections import TileDetections
+from vision.pipeline import Pipeline
+from vision.stability import Stabilizer
+
+CAM = top_down()
+
+
+class ScriptedDetector:
+    """Plays back prepared detections, one per call (a table simulator, not a model)."""
+
+    def __init__(self, script: list[TileDetections]) -> None:
+        self.script = list(script)
+        self.calls = 0
+
+    def detect(self, image: np.ndarray) -> TileDetections:
+        self.calls += 1
+        return self.script.pop(0)
+
+
+def _frames(n: int) -> list[np.ndarray]:
+    return [np.full((1080, 1080, 3), i % 250, np.uint8) for i in range(n)]
+
+
+def _run(script: list[TileDetections], **kw) -> tuple[Pipeline, list]:
+    pipe = Pipeline(detector=ScriptedDetector(script), corners=table_corners(CAM), motion=-1,
+                    **kw)
+    results = [pipe.process(img, index=i, timestamp=float(i))
+               for i, img in enumerate(_frames(len(script)))]
+    return pipe, results
+
+
+def _types(results) -> list[tuple[int, str]]:
+    return [(r.frame.index, e.type) for r in results for e in r.events]
+
+
+BASE = [SeatSpec(hand="123m456p789s5566s", melds=[]),
+        SeatSpec(hidden=13), SeatSpec(hidden=13), SeatSpec(hidden=13)]
+
+
+def scene(**changes) -> Scene:
+    seats = [SeatSpec(**{**BASE[0].__dict__, **changes}), *BASE[1:]]
+    return Scene(seats=seats, wall=40)
+
+
+def test_state_is_reported_only_after_n_equal_frames() -> None:
+    a = detections(scene(), CAM)[0]
+    pipe, results = _run([a] * 4, stable_frames=5)
+    assert all(e.type != "hand" for r in results for e in r.events)
+    pipe, results = _run([a] * 6, stable_frames=5)
+    hand_events = [(i, t) for i, t in _types(results) if t == "hand"]
+    assert hand_events[0] == (4, "hand")  # the 5th frame, once for each of the 4 seats
+    assert len(hand_events) == 4
+    assert pipe.hands[0] is not None and pipe.hands[0].tile_count == 13
+
+
+def test_a_flicker_restarts_the_count_and_is_never_reported() -> None:
+    a = detections(scene(), CAM)[0]
+    missing = a[np.arange(len(a)) != 3]  # a tile hidden by an arm for one frame: 12 tiles
+    _, results = _run([a, a, a, missing, a, a, a, a], stable_frames=4)
+    seat0 = [r.frame.index for r in results for e in r.events
+             if e.type == "hand" and e.data["seat"] == 0]
+    assert seat0 == [7]  # frames 4..7 are the first four equal, plausible ones
+
+
+def test_discards_and_claims_become_match_events() -> None:
+    s1 = detections(scene(discards="1m"), CAM)[0]
+    s2 = detections(scene(discards="1m9p"), CAM)[0]
+    s3 = detections(scene(hand="123m456p789s6s", discards="1m9p",
+                          melds=[("pung", "NNN", 1)]), CAM)[0]
+    _, results = _run([s1] * 3 + [s2] * 3 + [s3] * 3, stable_frames=3)
+    evs = [e.to_json() for r in results for e in r.events if e.for_match]
+    assert evs == [{"type": "discard", "seat": 0, "tile": "1m"},
+                   {"type": "discard", "seat": 0, "tile": "9p"},
+                   {"type": "pung", "seat": 0}]
+
+
+def test_fifth_copy_in_every_frame_is_repaired_and_reported() -> None:
+    sc = Scene(seats=[SeatSpec(hand="1111m234p567s999s"), SeatSpec(discards="2m"),
+                      SeatSpec(), SeatSpec()], wall=40)
+    bad = detections(sc, CAM, misread={13: parse_tiles("1m")[0]})[0]
+    pipe, results = _run([bad] * 3, stable_frames=3)
+    assert results[0].repair.changes and str(results[0].repair.changes[0]) == "1m->2m"
+    assert pipe.hands[1] is not None and pipe.hands[1].discards == tuple(parse_tiles("2m"))
+    assert "repaired" in [e.type for e in results[0].events]
+
+
+def test_impossible_reading_that_cannot_be_repaired_is_never_reported() -> None:
+    sc = Scene(seats=[SeatSpec(hand="11111m234p567s99s"), SeatSpec(), SeatSpec(), SeatSpec()])
+    dets = detections(sc, CAM)[0]
+    dets = dets.with_(topk_ids=dets.class_id[:, None].copy(),
+                      topk_probs=np.ones((len(dets), 1), np.float32))  # no alternatives
+    pipe, results = _run([dets] * 4, stable_frames=2)
+    assert not results[-1].repair.legal
+    assert pipe.hands[0] is None
+
+
+def _dice_scene(dice: tuple[int, ...]) -> TileDetections:
+    sc = Scene(seats=[SeatSpec(), SeatSpec(), SeatSpec(), SeatSpec()], wall=144, dice=dice)
+    return detections(sc, CAM)[0]
+
+
+def test_dice_read_once_stable_with_the_wall_break() -> None:
+    pipe, results = _run([_dice_scene((2, 5))] * 3, stable_frames=3, ruleset="shanghai",
+                         dealer=1)
+    evs = [e.to_json() for r in results for e in r.events]
+    assert evs == [{"type": "dice", "seat": 1, "dice": [2, 5]},
+                   {"type": "wall_broken", "wall_seat": 3, "stacks": 7}]
+    assert pipe.dice is not None and pipe.dice.total == 7
+
+
+def test_two_rolls_with_the_same_faces_count_twice_when_the_dice_leave_between() -> None:
+    roll, gone = _dice_scene((3, 3)), _dice_scene(())
+    pipe, results = _run([roll] * 2 + [gone] * 2 + [roll] * 2, stable_frames=2,
+                         ruleset="shandong", dealer=0)
+    evs = [e.type for r in results for e in r.events if e.type in ("dice", "wall_broken")]
+    assert evs == ["dice", "dice", "wall_broken"]  # Shandong breaks after the second roll
+    assert pipe.rolls == [(3, 3), (3, 3)]
+    assert pipe.dice is not None and pipe.dice.wall_break is not None
+
+
+def test_unchanged_picture_reuses_detections() -> None:
+    a = detections(scene(), CAM)[0]
+    det = ScriptedDetector([a, a])
+    pipe = Pipeline(detector=det, corners=table_corners(CAM))
+    img = np.full((1080, 1080, 3), 9, np.uint8)
+    first, second = pipe.process(img), pipe.process(img.copy())
+    assert (first.reused, second.reused, det.calls) == (False, True, 1)
+    moved = img.copy()
+    moved[:540] = 200
+    assert not pipe.process(moved).reused and det.calls == 2
+
+
+def test_stabilizer_rejects_zero_frames() -> None:
+    with pytest.raises(ValueError, match="at least 1 frame"):
+        Stabilizer(0)
+
+
+def test_match_events_are_in_the_match_engines_form() -> None:
+    events = pytest.importorskip("scoring.match.events",
+                                 reason="the match engine (scoring/match) is not present")
+    s1 = detections(scene(discards="1m"), CAM)[0]
+    s3 = detections(scene(hand="123m456p789s6s", discards="1m", flowers="f3",
+                          melds=[("pung", "NNN", 1)]), CAM)[0]
+    _, results = _run([s1] * 2 + [s3] * 2 + [_dice_scene((1, 6))] * 2, stable_frames=2)
+    sent = [e.to_json() for r in results for e in r.events if e.for_match]
+    assert {e["type"] for e in sent} >= {"discard", "pung", "flower", "dice"}
+    for data in sent:
+        assert events.event_from_json(data).to_json() == data

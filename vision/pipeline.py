@@ -1,0 +1,232 @@
+"""The live pipeline: frames in, per-frame results and stable events out (no Qt).
+
+``Pipeline(source).frames()`` reads a capture, detects tiles and dice, places them on the table,
+repairs impossible readings, and reports seat states and dice only once they are stable for N
+frames. A frame that barely differs from the last one analysed (a still table) reuses its
+detections instead of running the models again: that is what keeps a 2-core laptop at video rate.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scoring.tiles import TILE_NAMES
+from vision.capture import Capture, CaptureStatus, Frame, FrameSource, open_capture
+from vision.detections import TileDetections
+from vision.dice import DiceReading, read_dice, wall_break
+from vision.geometry import TableCalibration, TableLayout, TableReading, read_table
+from vision.reading import (
+    SeatState,
+    calibrate,
+    count_problems,
+    scoring_melds,
+    seat_states,
+    table_waits,
+)
+from vision.repair import Repair, repair, winning_test
+from vision.stability import Stabilizer, VisionEvent, events_between, state_is_plausible
+
+THUMB = (96, 54)
+FRESH_WALL = 60  # wall stacks in view that mean a new wall was built (a full one has 72)
+
+
+@dataclass
+class FrameResult:
+    """What one frame gave. ``hands`` are the stable seat states so far (``None``: not yet)."""
+
+    frame: Frame
+    detections: TileDetections  # with seat, role, group and sideways
+    table: TableReading
+    repair: Repair
+    hands: list[SeatState | None]
+    dice: DiceReading | None  # the stable dice reading, once there is one
+    events: list[VisionEvent] = field(default_factory=list)
+    statuses: list[CaptureStatus] = field(default_factory=list)
+    reused: bool = False  # the detector was skipped: the picture had not changed
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage
+
+
+class Pipeline:
+    """Camera frames to stable hand states, dice and events.
+
+    Args:
+        source: what :func:`vision.capture.open_capture` accepts, or an open :class:`Capture`.
+        detector: a :class:`vision.detector.Detector`; default: the shipped models.
+        ruleset: used for winning shapes (repair, waits) and where the wall breaks.
+        dealer: the dealer's seat (who rolls the dice).
+        corners: the table's corners in pixels; default: found in the first frame.
+        stable_frames: N, the frames a state must hold before it is reported.
+        motion: mean grey-level change (0..255) below which a frame counts as unchanged.
+    """
+
+    def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
+                 detector: Any = None, *, ruleset: str | None = None, dealer: int = 0,
+                 corners: Sequence[Sequence[float]] | None = None, stable_frames: int = 5,
+                 motion: float = 1.5, layout: TableLayout | None = None,
+                 capture_options: dict[str, Any] | None = None) -> None:
+        if detector is None:
+            from vision.detector import load_detector
+
+            detector = load_detector()
+        self.detector = detector
+        self.ruleset = ruleset
+        self.dealer = dealer
+        self.corners = corners
+        self.layout = layout
+        self.motion = motion
+        self.stability = Stabilizer(stable_frames)
+        self.calibration: TableCalibration | None = None
+        self._source = source
+        self._capture_options = capture_options or {}
+        self._capture: Capture | None = source if isinstance(source, Capture) else None
+        self._last_thumb: np.ndarray | None = None
+        self._last_dets: TileDetections | None = None
+        self.hands: list[SeatState | None] = [None] * 4
+        self.dice: DiceReading | None = None
+        self.indicator: int | None = None
+        self.won: set[int] = set()
+        self.rolls: list[tuple[int, ...]] = []
+        self._wall_seen = 0
+
+    # -- the loop
+
+    def frames(self) -> Iterator[FrameResult]:
+        """Results of every frame until the source ends (a failing source raises its error)."""
+        if self._capture is None:
+            if self._source is None:
+                raise ValueError("this pipeline has no source; call process(image) instead")
+            self._capture = open_capture(self._source, **self._capture_options)
+        cap = self._capture
+        try:
+            for frame in cap:
+                result = self.process_frame(frame)
+                result.statuses = cap.statuses()
+                yield result
+        finally:
+            cap.close()
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.close()
+
+    def process(self, image: np.ndarray, index: int = 0,
+                timestamp: float | None = None) -> FrameResult:
+        """One picture through the pipeline (for callers that have their own frames)."""
+        return self.process_frame(Frame(image=image, index=index,
+                                        timestamp=time.time() if timestamp is None
+                                        else timestamp))
+
+    def process_frame(self, frame: Frame) -> FrameResult:
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        image = frame.image
+        if self.calibration is None:
+            self.calibration = calibrate(image, self.corners)
+        thumb = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), THUMB,
+                           interpolation=cv2.INTER_AREA).astype(np.int16)
+        reused = (self._last_dets is not None and self._last_thumb is not None
+                  and float(np.abs(thumb - self._last_thumb).mean()) < self.motion)
+        if reused:
+            dets = self._last_dets
+        else:
+            dets = self.detector.detect(image)
+            self._last_dets, self._last_thumb = dets, thumb
+        assert dets is not None
+        timings["detect"] = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        table = read_table(dets, self.calibration, self.layout)
+        must = {}
+        for s in table.seats:
+            if s.tile_count == 14 and s.hidden == 0 and s.hand:
+                must[s.seat] = winning_test(self.ruleset, scoring_melds(s.melds, s.seat))
+        fixed = repair(table, must)
+        if not fixed.legal and must:
+            fixed = repair(table, {})
+        events = self._stabilize(frame, table, fixed)
+        timings["read"] = time.perf_counter() - t1
+        return FrameResult(frame=frame, detections=table.detections, table=table, repair=fixed,
+                           hands=list(self.hands), dice=self.dice, events=events,
+                           reused=reused, timings=timings)
+
+    # -- stability and events
+
+    def _stabilize(self, frame: Frame, table: TableReading, fixed: Repair) -> list[VisionEvent]:
+        events: list[VisionEvent] = []
+        legal = fixed.legal
+        problems = set(count_problems(table))
+        for state in seat_states(table):
+            valid = legal and state_is_plausible(state) and not any(
+                p.startswith(f"seat {state.seat} ") for p in problems)
+            if state.tile_count == 0 and not state.flowers and not state.discards:
+                valid = False  # an empty seat (arm over it, nobody there) says nothing
+            got = self.stability.update(("seat", state.seat), state, state.key, valid)
+            if got is not None:
+                events += events_between(self.hands[state.seat], got, frame.index,
+                                         frame.timestamp)
+                self.hands[state.seat] = got
+                events += self._win_check(got, frame)
+        events += self._dice(frame, table)
+        if table.indicator is not None:
+            got_ind = self.stability.update("indicator", table.indicator)
+            if got_ind is not None and got_ind != self.indicator:
+                self.indicator = got_ind
+                events.append(VisionEvent("indicator", {"tile": TILE_NAMES[got_ind]},
+                                          frame.index, frame.timestamp))
+        if fixed.changes and legal:
+            events.append(VisionEvent("repaired", {"changes": [str(c) for c in fixed.changes]},
+                                      frame.index, frame.timestamp))
+        return events
+
+    def new_hand(self) -> None:
+        """Forget the dice rolls and wins of the last hand (a fresh wall also does this)."""
+        self.rolls.clear()
+        self.won.clear()
+        self.dice = None
+
+    def _dice(self, frame: Frame, table: TableReading) -> list[VisionEvent]:
+        """A roll is reported once its faces hold N frames; dice taken away in between let
+        the same faces count again as the next roll."""
+        if table.wall_stacks >= FRESH_WALL and self._wall_seen < FRESH_WALL // 2:
+            self.new_hand()
+        self._wall_seen = table.wall_stacks
+        dice = read_dice(table.detections)
+        got = self.stability.update("dice", dice, None if dice is None else dice.faces)
+        if got is None:
+            return []
+        self.rolls.append(got.faces)
+        events = [VisionEvent("dice", {"seat": self.dealer, "dice": list(got.faces)},
+                              frame.index, frame.timestamp)]
+        wb, note = (wall_break(self.ruleset, self.dealer, self.rolls[-2:])
+                    if self.ruleset else (None, "no ruleset"))
+        if wb is None and self.ruleset and len(self.rolls) > 1:
+            wb, note = wall_break(self.ruleset, self.dealer, self.rolls[-1:])
+        self.dice = replace(got, wall_break=wb, note=note)
+        if wb is not None:
+            events.append(VisionEvent("wall_broken", {"wall_seat": wb.wall_seat,
+                                                      "stacks": wb.stacks_skipped},
+                                      frame.index, frame.timestamp))
+        return events
+
+    def _win_check(self, state: SeatState, frame: Frame) -> list[VisionEvent]:
+        if state.hidden or state.tile_count != 14 or state.seat in self.won:
+            return []
+        from scoring.record import Meld
+
+        melds = tuple(Meld(type=t, tiles=m, from_seat=f) for t, m, f in state.melds)
+        if not winning_test(self.ruleset, melds)(list(state.concealed)):
+            return []
+        self.won.add(state.seat)
+        return [VisionEvent("win", {"seats": [state.seat],
+                                    "tile": TILE_NAMES[state.concealed[-1]]},
+                            frame.index, frame.timestamp)]
+
+    def waits(self, result: FrameResult) -> dict[int, list[tuple[int, int]]]:
+        """听 per seat for a frame's table (seats showing 13 tiles face up)."""
+        return table_waits(result.table, self.ruleset)
