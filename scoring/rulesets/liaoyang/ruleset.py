@@ -113,7 +113,7 @@ class LiaoyangRuleset(Ruleset):
             items.extend(Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}")
                          for i in l_items)
             loser_details.append({"seat": lo.seat, "f_i": f_i,
-                                  "items": [i.to_json() for i in l_items],
+                                  "fans": [f"{i.name} {i.value}" for i in l_items],
                                   "raw": p.raw, "pays": p.total})
         items.extend(pay_items)
         details.update(bao_tile=(TILE_NAMES[record.context.bao_tile]

@@ -1,0 +1,265 @@
+"""Liaoyang unit tests: 混/鸡枪, the dice procedure, the draw threshold, record checks, reports.
+
+The worked cases (tests/cases/liaoyang) run through the CLI in test_cases.py; here they also run
+through ``scoring.score`` directly so a broken CLI cannot hide a scoring regression.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scoring import score
+from scoring.errors import InvalidHand, RecordError, ScoringError
+from scoring.record import load_record
+from scoring.rulesets.liaoyang import RULESET, draw_threshold, hun_of, is_fenzhang, jiqiang_of
+from scoring.tiles import parse_tiles, tile_from_name
+
+CASES = Path(__file__).resolve().parent.parent / "cases" / "liaoyang"
+CASE_FILES = sorted(p for p in CASES.glob("*.json") if not p.name.endswith(".expect.json"))
+
+
+def _t(name: str) -> int:
+    return tile_from_name(name)
+
+
+def _case(stem: str) -> dict[str, Any]:
+    return json.loads((CASES / f"{stem}.json").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------- worked cases, no CLI
+
+
+def test_there_are_at_least_25_worked_cases() -> None:
+    assert len(CASE_FILES) >= 25
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=[p.stem for p in CASE_FILES])
+def test_worked_case_through_score(path: Path) -> None:
+    expect = json.loads(path.with_name(path.stem + ".expect.json").read_text(encoding="utf-8"))
+    if "error" in expect:
+        with pytest.raises(ScoringError, match=expect["error"]):
+            score(path.read_text(encoding="utf-8"))
+        return
+    s = score(path.read_text(encoding="utf-8"))
+    assert s.payments == expect["payments"], expect["why"]
+    assert s.next_dealer == expect["next_dealer"]
+    assert sum(s.payments) == 0
+    assert s.payments == type(s).payments_from(s.transfers)
+
+
+# ---------------------------------------------------------------- 混 and 鸡枪
+
+
+@pytest.mark.parametrize(("indicator", "hun", "jiqiang"), [
+    ("2m", "3m", {"2p", "2s"}),  # the original's examples
+    ("9m", "1m", {"9p", "9s"}),
+    ("N", "E", {"S", "W"}),
+    ("P", "C", {"F", "P"}),
+    ("5s", "6s", {"5m", "5p"}),
+    ("E", "S", {"W", "N"}),
+    ("C", "F", {"C", "P"}),
+])
+def test_hun_and_jiqiang_from_the_indicator(indicator: str, hun: str, jiqiang: set[str]) -> None:
+    assert hun_of(_t(indicator)) == _t(hun)
+    assert jiqiang_of(_t(indicator)) == {_t(j) for j in jiqiang}
+    assert hun_of(_t(indicator)) not in jiqiang_of(_t(indicator))
+
+
+def test_settlement_exposes_hun_jiqiang_and_what_each_hun_stood_for() -> None:
+    s = score(_case("22-three-hun-best-assignment"))
+    assert s.details["hun"] == "N" and s.details["jiqiang"] == ["E", "S"]
+    stood = s.wins[0].details["hun_stood_for"]
+    assert len(stood) == 3 and "C" in stood and "8m" in stood
+    assert stood[1] in ("3p", "6p")
+    assert s.to_json()["hun"] == "N"  # details are merged into the JSON
+
+
+def test_hun_stands_for_the_only_yaojiu() -> None:
+    s = score(_case("05-hun-as-yaojiu"))
+    assert s.wins[0].details["hun_stood_for"] == ["9m"]
+
+
+def test_hun_stands_for_a_pair_tile() -> None:
+    s = score(_case("03-hun-as-pair-tile"))
+    assert s.wins[0].details["hun_stood_for"] == ["7s"]
+    assert s.wins[0].details["reading"].endswith("77s(*7s)")
+
+
+def test_bao_counts_a_hun_by_its_face() -> None:
+    rec = _case("17-bao-three")
+    rec["context"]["bao_tile"] = "5s"  # the 混 itself: one 宝 although it stood for 6m or 9m
+    s = score(rec)
+    assert s.details["bao"] == 1
+    assert s.payments == [-14, 38, -12, -12]  # 4 + 10, 2 + 10, 2 + 10
+
+
+def test_four_hun_in_hand_is_not_siguiyi() -> None:
+    """四归一 counts natural tiles: four 混 are wildcards, not a kind held four times."""
+    rec = _case("01-open-discard-basic")
+    rec["seats"][1]["concealed"] = "6p6p6p6p789p234s7m"  # indicator 5p: 6p is the 混
+    s = score(rec)
+    names = [i.name for i in s.wins[0].items]
+    assert "四归一" not in names and "素胡" not in names
+
+
+def test_best_assignment_prefers_more_fans() -> None:
+    """Two 混 + 88m could be a pung of 8m or the pair 88m: 2或8掌 wins over an extra chow."""
+    rec = _case("22-three-hun-best-assignment")
+    s = score(rec)
+    assert [i.name for i in s.wins[0].items] == ["大哥大", "2或8掌"]
+
+
+# ---------------------------------------------------------------- record checks
+
+
+def test_win_needs_the_indicator() -> None:
+    rec = _case("01-open-discard-basic")
+    del rec["context"]["indicator"]
+    with pytest.raises(RecordError, match="indicator"):
+        score(rec)
+
+
+def test_draw_needs_no_indicator() -> None:
+    rec = _case("20-draw")
+    del rec["context"]["indicator"]
+    assert score(rec).payments == [0, 0, 0, 0]
+
+
+def test_unknown_option_is_an_error() -> None:
+    rec = _case("01-open-discard-basic")
+    rec["options"] = {"fan_cap": 3}
+    with pytest.raises(RecordError, match="unknown option"):
+        score(rec)
+
+
+def test_flowers_are_refused() -> None:
+    rec = _case("01-open-discard-basic")
+    rec["seats"][2]["flowers"] = ["f1"]
+    with pytest.raises(RecordError, match="without flowers"):
+        score(rec)
+
+
+def test_fantan_only_on_a_discard() -> None:
+    rec = _case("13-qianggang")
+    rec["wins"][0]["discarder_after_kong"] = True
+    with pytest.raises(RecordError, match="反弹"):
+        score(rec)
+
+
+def test_gangkai_needs_a_kong() -> None:
+    rec = _case("11-haidilao")
+    rec["wins"][0]["replacement"] = "kong"
+    with pytest.raises(RecordError, match="杠开"):
+        score(rec)
+
+
+def test_hun_in_concealed_kong_is_refused_by_default() -> None:
+    rec = _case("16-winner-dragon-angang-siguiyi")
+    rec["context"]["indicator"] = "F"  # 混 is 白: the 暗杠 PPPP is four 混
+    with pytest.raises(RecordError, match="混"):
+        score(rec)
+
+
+def test_discarded_hun_win_needs_the_discarder_to_count_it() -> None:
+    rec = _case("03-hun-as-pair-tile")
+    rec["seats"][2]["concealed"] = "123m456m345p7s9p"
+    rec["wins"][0]["tile"] = "9p"
+    with pytest.raises(RecordError, match="hun_discarded"):
+        score(rec)
+    rec["seats"][1]["hun_discarded"] = 1
+    s = score(rec)
+    assert s.details["draw_threshold"] == 18
+
+
+def test_invalid_hand_names_the_requirement_and_the_seat() -> None:
+    with pytest.raises(InvalidHand) as info:
+        score(_case("33-fail-heng"))
+    assert info.value.field == "seats[1]" and "有横" in info.value.message
+
+
+def test_closed_hand_wins_by_self_draw() -> None:
+    rec = _case("31-fail-kaimen")
+    rec["wins"][0] = {"seat": 1, "tile": "E", "by": "self_draw"}
+    s = score(rec)
+    assert s.wins[0].pattern == "闭门胡"
+    assert {i.name for i in s.wins[0].items} >= {"自摸", "赢家闭门"}
+
+
+# ---------------------------------------------------------------- dice and the draw threshold
+
+
+def test_wall_break_counter_clockwise_default() -> None:
+    wb = RULESET.wall_break(0, [(1, 3), (3, 4)], {})
+    assert wb.rollers == (0, 3)  # dealer 1, seat 1 2, seat 2 3, seat 3 4
+    assert wb.wall_seat == 3 and wb.indicator_stack == 4 and wb.stacks_skipped == 11
+
+
+def test_wall_break_clockwise_follows_the_originals_example() -> None:
+    """庄家 rolls 4 → South (seat 1 when East is seat 0); South rolls 7: indicator at stack 4,
+    count to 11, the dealer draws from stack 12."""
+    wb = RULESET.wall_break(0, [(2, 2), (3, 4)], {"dice_count": "clockwise"})
+    assert wb.rollers == (0, 1) and wb.wall_seat == 1
+    assert wb.indicator_stack == 4 and wb.stacks_skipped == 11
+    assert "stack 12" in wb.explanation
+
+
+def test_wall_break_other_dealer_and_spill_over() -> None:
+    wb = RULESET.wall_break(2, [(6, 6), (6, 6)], {})
+    assert wb.rollers == (2, (2 + 11) % 4)
+    assert wb.stacks_skipped == 24 and "stack 8" in wb.explanation
+
+
+@pytest.mark.parametrize("rolls", [[(1, 2)], [(0, 3), (1, 1)], [(1, 7), (1, 1)]])
+def test_wall_break_rejects_bad_rolls(rolls: list[tuple[int, int]]) -> None:
+    with pytest.raises(ValueError):
+        RULESET.wall_break(0, rolls, {})
+
+
+def test_draw_threshold_and_fenzhang() -> None:
+    assert [draw_threshold(n) for n in range(4)] == [16, 18, 20, 22]
+    assert is_fenzhang(20, 0) and is_fenzhang(17, 0) and not is_fenzhang(21, 0)
+    assert not is_fenzhang(16, 0) and is_fenzhang(22, 1) and not is_fenzhang(18, 1)
+    with pytest.raises(ValueError):
+        draw_threshold(-1)
+
+
+def test_draw_threshold_in_the_settlement() -> None:
+    rec = _case("20-draw")
+    rec["seats"][0]["hun_discarded"] = 1
+    rec["seats"][3]["hun_discarded"] = 2
+    s = score(rec)
+    assert s.details["draw_threshold"] == 22 and s.next_dealer == 2
+
+
+# ---------------------------------------------------------------- other hooks
+
+
+def test_escape_penalty_is_zero_sum_and_uses_di() -> None:
+    transfers = RULESET.escape_penalty(2, 0, {"di": 50})
+    assert {t.payee for t in transfers} == {0, 1, 3}
+    assert all(t.payer == 2 and t.amount == 50 for t in transfers)
+
+
+def test_is_winning_hand_and_waits_with_hun() -> None:
+    from scoring.engine import waits
+    from ui.commands.waits import parse_meld
+
+    ctx = {"indicator": _t("5p")}  # 混 6p
+    melds = (parse_meld("999s", 1),)
+    hand = parse_tiles("123m789p234s6p")  # the lone 混 pairs whatever tile comes
+    assert RULESET.is_winning_hand([*hand, _t("1m")], melds, {}, ctx)
+    wild = RULESET.wildcards({}, ctx)
+    result = waits(hand, wild, predicate=lambda h: RULESET.is_winning_hand(h, melds, {}, ctx))
+    assert len(result) == 34  # a lone 混 beside a pair-less hand waits on every tile
+    four = tuple(parse_meld(m, 1) for m in ("123m", "999p", "777s", "WWW"))
+    assert not RULESET.is_winning_hand(parse_tiles("5s5s"), four, {}, {"indicator": "N"})
+
+
+def test_record_round_trip_keeps_liaoyang_fields() -> None:
+    rec = load_record(json.dumps(_case("35-fail-hun-discarded")))
+    assert rec.seats[1].hun_discarded == 1
+    assert rec.to_json()["context"]["indicator"] == "5p"
