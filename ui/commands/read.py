@@ -1,0 +1,79 @@
+"""`mjtable read IMAGE --ruleset R`: the hand record a photo of the table shows."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ui.errors import CommandError
+
+
+def _corners(text: str) -> list[list[float]]:
+    try:
+        values = [float(v) for v in text.replace(";", ",").split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"corners must be 8 numbers, got {text!r}") from None
+    if len(values) != 8:
+        raise argparse.ArgumentTypeError(f"corners must be 8 numbers x,y x4, got {len(values)}")
+    return [values[i:i + 2] for i in range(0, 8, 2)]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "read", help="read a hand record from a photo of the table",
+        description="Detect the tiles in IMAGE, place them at the seats (seat 0 at the bottom of "
+                    "the picture, play order counterclockwise), repair an impossible reading "
+                    "with the models' runner-up classes, and print the hand record for "
+                    "`mjtable score`. What the picture cannot tell (who won on whose discard) "
+                    "comes from the options or is stated as an assumption on stderr.")
+    p.add_argument("image", help="photo of the table")
+    p.add_argument("--ruleset", required=True, help="shandong, liaoyang or shanghai")
+    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
+    p.add_argument("--winner", type=int, help="the winner's seat (default: the seat showing 14)")
+    p.add_argument("--by", choices=("self_draw", "discard", "rob_kong"), help="how it was won")
+    p.add_argument("--from", dest="from_seat", type=int, help="the discarder's seat")
+    p.add_argument("--tile", help="the winning tile (default: the one standing apart, else "
+                   "the rightmost)")
+    p.add_argument("--corners", type=_corners, help="table corners in pixels: x,y of seat 0's "
+                   "left, seat 0's right, then the far right and far left (default: found)")
+    p.add_argument("--details", action="store_true", help="print the record with the changed "
+                   "tiles, waits, dice and notes as one JSON object")
+    p.add_argument("--models", type=Path, help="folder holding the models")
+    p.add_argument("--conf", type=float, default=0.25, help="minimum confidence (default 0.25)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from scoring.errors import RecordError
+    from scoring.record import parse_record
+    from scoring.rulesets.registry import known_rulesets
+    from scoring.tiles import tile_from_name
+    from vision.capture import load_image
+    from vision.detector import load_detector
+    from vision.reading import read_image
+
+    if args.ruleset not in known_rulesets():
+        raise CommandError(f"unknown ruleset {args.ruleset!r}; known: "
+                           f"{', '.join(known_rulesets())}")
+    for name in ("dealer", "winner", "from_seat"):
+        value = getattr(args, name)
+        if value is not None and not 0 <= value <= 3:
+            raise CommandError(f"--{name.replace('_seat', '')} must be a seat 0..3, got {value}")
+    image = load_image(args.image)
+    detector = load_detector(args.models, conf=args.conf)
+    reading = read_image(image, detector, ruleset=args.ruleset, corners=args.corners,
+                         dealer=args.dealer, winner=args.winner, by=args.by,
+                         from_seat=args.from_seat,
+                         winning_tile=tile_from_name(args.tile) if args.tile else None)
+    body = reading.to_json() if args.details else reading.record
+    print(json.dumps(body, ensure_ascii=False, indent=2))
+    if not args.details:
+        for note in reading.notes:
+            print(f"note: {note}", file=sys.stderr)
+    try:
+        parse_record(reading.record)
+    except RecordError as exc:
+        raise CommandError(f"the record read from {args.image} is not valid: {exc}") from None
+    return 0

@@ -1,0 +1,67 @@
+"""`mjtable watch SOURCE`: the live pipeline without a window, printing what it sees."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from ui.commands.read import _corners
+from ui.errors import CommandError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "watch", help="run the live pipeline headless and print events",
+        description="Read SOURCE (a webcam index such as 0, a video file, an rtsp:// or "
+                    "http:// stream, or a folder of images) and print one JSON line per event: "
+                    "stable hands, discards, claims, flowers, dice and the wall break, wins, "
+                    "and camera status changes.")
+    p.add_argument("source", help="camera index, video file, stream URL or image folder")
+    p.add_argument("--ruleset", help="shandong, liaoyang or shanghai (wall break, win shapes)")
+    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
+    p.add_argument("--stable", type=int, default=5, metavar="N",
+                   help="frames a state must hold before it is reported (default 5)")
+    p.add_argument("--corners", type=_corners, help="table corners in pixels (default: found)")
+    p.add_argument("--realtime", action="store_true", help="play a video file at its own rate")
+    p.add_argument("--max-frames", type=int, help="stop after this many frames")
+    p.add_argument("--models", type=Path, help="folder holding the models")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.capture import CaptureError
+    from vision.detector import load_detector
+    from vision.pipeline import Pipeline
+
+    if args.stable < 1:
+        raise CommandError(f"--stable must be at least 1, got {args.stable}")
+    detector = load_detector(args.models)
+    pipe = Pipeline(args.source, detector, ruleset=args.ruleset, dealer=args.dealer,
+                    corners=args.corners, stable_frames=args.stable,
+                    capture_options={"realtime": args.realtime})
+    frames = reused = 0
+    t0 = time.perf_counter()
+    try:
+        for result in pipe.frames():
+            frames += 1
+            reused += result.reused
+            for status in result.statuses:
+                print(json.dumps({"type": "capture", "kind": status.kind,
+                                  "message": status.message}, ensure_ascii=False), flush=True)
+            for event in result.events:
+                print(json.dumps(event.with_time(), ensure_ascii=False), flush=True)
+            if args.max_frames and frames >= args.max_frames:
+                break
+    except CaptureError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        pipe.close()
+        elapsed = time.perf_counter() - t0
+        if frames:
+            print(f"mjtable watch: {frames} frames in {elapsed:.1f} s "
+                  f"({frames / max(elapsed, 1e-9):.1f} fps, {reused} unchanged frames reused)",
+                  file=sys.stderr)
+    return 0
