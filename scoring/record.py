@@ -399,7 +399,7 @@ def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
         if mtype == "chow" and from_seat != (seat - 1) % 4:
             raise RecordError(f"吃 (chow) only from the 上家, seat {(seat - 1) % 4}",
                               f"{where}.from")
-    return Meld(type=mtype, tiles=tiles, from_seat=from_seat, text=text)
+    return Meld(type=mtype, tiles=tiles, from_seat=from_seat, text=str(text))
 
 
 def _parse_win(raw: Any, i: int) -> Win:
@@ -447,7 +447,7 @@ def _parse_win(raw: Any, i: int) -> Win:
         last_tiles=_bool(raw.get("last_tiles", False), f"{where}.last_tiles"),
         discarder_after_kong=_bool(raw.get("discarder_after_kong", False),
                                    f"{where}.discarder_after_kong"),
-        tile_text=tile_text, explicit=frozenset(raw.keys()),
+        tile_text=str(tile_text), explicit=frozenset(raw.keys()),
     )
 
 
