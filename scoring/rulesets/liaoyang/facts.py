@@ -35,7 +35,7 @@ class WinnerHand:
     def hun_count(self) -> int:
         return sum(1 for t in self.physical if t == self.hun)
 
-    @property
+    @cached_property
     def is_open(self) -> bool:
         """开门: a 吃, 碰, 明杠 or 补杠 (a 暗杠 does not open)."""
         return any(m.is_claimed for m in self.melds)
@@ -73,31 +73,37 @@ class Reading:
     assignment (over a hundred for three free 混), so it must be cheap.
     """
 
-    __slots__ = ("concealed_pungs", "decomposition", "hand", "has_chow", "is_seven_pairs",
-                 "pair", "tiles")
+    __slots__ = ("_tiles", "concealed_pungs", "decomposition", "hand", "has_chow",
+                 "is_seven_pairs", "pair")
 
     def __init__(self, hand: WinnerHand, decomposition: Decomposition) -> None:
         self.hand = hand
         self.decomposition = decomposition
         seven = decomposition.shape == "seven_pairs"
         self.is_seven_pairs = seven
-        tiles: list[Tile] = []
         pungs: list[Tile] = []
         pair: Group | None = None
         chow = False
         for g in decomposition.groups:
-            tiles.extend(g.tiles)
             if g.kind == "pung":
                 pungs.append(g.tiles[0])
             elif g.kind == "chow":
                 chow = True
             elif not seven:
                 pair = g
-        tiles.extend(hand.meld_tiles)
-        self.tiles: tuple[Tile, ...] = tuple(tiles)  # every tile as read, melds included
         self.concealed_pungs: tuple[Tile, ...] = tuple(pungs)
         self.pair = pair  # the one pair of a standard reading
         self.has_chow = chow  # among the concealed groups
+        self._tiles: tuple[Tile, ...] | None = None
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """Every tile as read: the concealed groups with substitutions, then the melds (built
+        only when a requirement needs it)."""
+        if self._tiles is None:
+            self._tiles = (*(t for g in self.decomposition.groups for t in g.tiles),
+                           *self.hand.meld_tiles)
+        return self._tiles
 
     @property
     def substitutions(self) -> tuple[Tile, ...]:
