@@ -104,7 +104,7 @@ class TableDriver:
         self._seq = random.randrange(256)
         self._last_reply = 0.0
         self._closing = threading.Event()
-        self._resync = threading.Event()
+        self._synced_gen = -1  # connection generation whose identify+status succeeded
         self._callbacks: dict[str, list[Callable[[Any], None]]] = {"event": [], "state": []}
         self._queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
@@ -130,7 +130,6 @@ class TableDriver:
                 if require:
                     self.close()
                     raise
-                self._resync.set()
         return self
 
     def close(self) -> None:
@@ -244,7 +243,8 @@ class TableDriver:
     def _request(self, op: Op, arg: Any = None) -> Any:
         return self._request_gen(op, arg)[0]
 
-    def _request_gen(self, op: Op, arg: Any = None) -> tuple[Any, int]:
+    def _request_gen(self, op: Op, arg: Any = None,
+                     retries: int | None = None) -> tuple[Any, int]:
         """Send one command and wait for its reply; returns (result, status generation at the
         reply), so a waiter only trusts statuses the table sent after accepting it."""
         self.protocol.check(op)
@@ -256,7 +256,8 @@ class TableDriver:
             self._seq = (self._seq + 1) & 0xFF
             frame = self.protocol.request(op, arg, self._seq)
             wire = self.protocol.framer.encode(frame)
-            attempts = 1 + (self.retries if self.protocol.can_retry(op) else 0)
+            retries = self.retries if retries is None else retries
+            attempts = 1 + (retries if self.protocol.can_retry(op) else 0)
             tx = Transaction(frame.seq, op)
             self.transactions.append(tx)
             what = self.protocol.describe(frame)
@@ -350,8 +351,12 @@ class TableDriver:
                     self._cond.wait(min(next_poll, deadline) - now)
                     continue
             next_poll = time.monotonic() + self.poll_interval
-            with contextlib.suppress(TableTimeout):
+            try:
                 self.status()
+            except TableTimeout:
+                continue  # the heartbeat decides when silence means offline
+            except TableOffline:
+                raise TableOffline(f"table at {self.url} went offline during {what}") from None
 
     # -- reader thread --------------------------------------------------------------------------
     def _open(self) -> None:
@@ -382,7 +387,6 @@ class TableDriver:
                     continue
                 delay = self.backoff[0]
                 self.stats["reconnects"] += 1
-                self._resync.set()
                 continue
             try:
                 data = read_some(port)
@@ -482,7 +486,7 @@ class TableDriver:
         if old is not None:
             for ev in _diff(old, new):
                 self._emit(ev)
-        if self._port is not None:
+        if self._port is not None and self._synced_gen == self._conn_gen:
             self._set_state(new.state)
 
     def _set_state(self, state: TableState) -> None:
@@ -520,16 +524,23 @@ class TableDriver:
     # -- supervisor thread ----------------------------------------------------------------------
     def _sync(self) -> None:
         """After (re)connecting: who is there, and where did it get to while we were away."""
+        gen = self._conn_gen
         if self.protocol.reports_status:
             self.identify()
-            self.status()
         else:
             assert isinstance(self.protocol, SmartProtocol)
             self.info = self.protocol.identity()
-            self._set_state(TableState.IDLE)
         info = self.info
         self._emit(TableEvent(EventKind.CONNECTED,
                               {"model": info.model if info else "", "url": self.url}))
+        if self.protocol.reports_status:
+            self.status()  # events missed while away follow "connected"
+        with self._cond:
+            if gen != self._conn_gen:
+                raise TableOffline(f"table at {self.url} went offline while connecting")
+            self._synced_gen = gen
+            st = self._status
+        self._set_state(st.state if st is not None else TableState.IDLE)
 
     def _supervisor(self) -> None:
         misses = 0
@@ -538,20 +549,17 @@ class TableDriver:
                 continue
             gen = self._conn_gen
             try:
-                if self._resync.is_set():
-                    self._resync.clear()
+                if self._synced_gen != gen:
                     self._sync()
                 elif (self.protocol.reports_status
                       and time.monotonic() - self._last_reply >= self.poll_interval):
-                    self.status()
+                    self._request_gen(Op.STATUS, retries=0)  # a miss is counted, not retried
                 misses = 0
             except TableTimeout:
                 misses += 1
                 if misses >= self.heartbeat_misses:
                     misses = 0
                     self._lost(f"no reply to {self.heartbeat_misses} status polls", gen)
-                elif self._status is None:
-                    self._resync.set()
             except TableOffline:
                 pass
             except TableError as exc:
