@@ -263,3 +263,10 @@ def test_record_round_trip_keeps_liaoyang_fields() -> None:
     rec = load_record(json.dumps(_case("35-fail-hun-discarded")))
     assert rec.seats[1].hun_discarded == 1
     assert rec.to_json()["context"]["indicator"] == "5p"
+
+
+def test_ruleset_score_checks_the_record_itself() -> None:
+    """The match engine calls RULESET.score directly: the Liaoyang checks must still apply."""
+    rec = load_record(json.dumps(_case("36-fail-two-winners")))
+    with pytest.raises(RecordError, match="one winner per discard"):
+        RULESET.score(rec)

@@ -81,6 +81,9 @@ class LiaoyangRuleset(Ruleset):
     # ------------------------------------------------------------ scoring
 
     def score(self, record: HandRecord) -> Settlement:
+        """Settle a hand; re-runs :meth:`validate` so callers that skip it (the match engine)
+        still get the Liaoyang record checks."""
+        self.validate(record)
         opts = LiaoyangOptions.from_mapping(record.options)
         ind = record.context.indicator
         hun = hun_of(ind) if ind is not None else None
