@@ -13,7 +13,6 @@ from a hand with unknown tiles takes one of those.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,7 +82,8 @@ class SeatState:
     konged_last: bool = False  # its last action was a kong (Liaoyang 反弹)
 
     def clone(self) -> SeatState:
-        new = copy.copy(self)
+        new = SeatState.__new__(SeatState)
+        new.__dict__.update(self.__dict__)
         new.known = Counter(self.known)
         new.melds = list(self.melds)
         new.flowers = list(self.flowers)
@@ -163,7 +163,8 @@ class HandState:
                    counters=dict(counters), undrawn=wall.WALL_TILES[ruleset], turn=dealer)
 
     def clone(self) -> HandState:
-        new = copy.copy(self)
+        new = HandState.__new__(HandState)
+        new.__dict__.update(self.__dict__)
         new.seats = [s.clone() for s in self.seats]
         new.rolls = list(self.rolls)
         return new
@@ -697,18 +698,24 @@ class HandState:
 
     def _check_counts(self) -> None:
         """At most 4 copies of a tile (one of a flower) among everything seen."""
-        counts: Counter[Tile] = Counter()
+        counts = [0] * len(TILE_NAMES)
         for seat in self.seats:
-            counts.update(seat.known)
-            counts.update(seat.river)
-            counts.update(seat.flowers)
+            for t, n in seat.known.items():
+                counts[t] += n
+            for t in seat.river:
+                counts[t] += 1
+            for t in seat.flowers:
+                counts[t] += 1
             for m in seat.melds:
-                counts.update(m.tiles)
+                counts[m.tiles[0]] += 1 if m.type == "chow" else len(m.tiles)
+                if m.type == "chow":
+                    counts[m.tiles[1]] += 1
+                    counts[m.tiles[2]] += 1
         if self.indicator is not None:
             counts[self.indicator] += 1
-        for t, n in counts.items():
-            limit = 1 if is_flower(t) else 4
-            if n > limit:
+        for t, n in enumerate(counts):
+            if n > (1 if t >= 34 else 4):
+                limit = 1 if is_flower(t) else 4
                 raise EventRefused(f"{n} copies of {_name(t)} would be on the table; "
                                    f"the set has {limit}")
 

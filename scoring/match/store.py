@@ -207,10 +207,11 @@ class MatchStore:
         return {mid: seq for mid, seq in self._db.execute(
             "SELECT match_id, max(seq) FROM events GROUP BY match_id")}
 
-    def _read_log(self, db: sqlite3.Connection, match_id: int) -> list[LoggedEvent]:
+    def _read_log(self, db: sqlite3.Connection, match_id: int,
+                  after: int = 0) -> list[LoggedEvent]:
         rows = db.execute("SELECT seq, at, who, body, note FROM events WHERE match_id = ? "
-                          "ORDER BY seq", (match_id,)).fetchall()
-        if not rows and not db.execute("SELECT 1 FROM matches WHERE id = ?",
+                          "AND seq > ? ORDER BY seq", (match_id, after)).fetchall()
+        if not rows and not after and not db.execute("SELECT 1 FROM matches WHERE id = ?",
                                        (match_id,)).fetchone():
             raise UnknownMatch(f"no match {match_id} in {self.path}")
         out = []
@@ -247,19 +248,28 @@ class MatchStore:
     def append_event(self, match_id: int, event: Event | Mapping[str, Any], *,
                      who: str = "", note: str = "") -> Match:
         """Validate ``event`` against the match and log it; :class:`EventRefused` if illegal."""
-        if not isinstance(event, Event):
-            event = event_from_json(event)
+        # the stored form is the JSON form: check and normalise through it ("?" -> None)
+        event = event_from_json(event.to_json() if isinstance(event, Event) else event)
         if isinstance(event, MatchCreated):
             raise EventRefused("a match is created with new_match", event)
-        with self._lock, self._write() as db:
-            log = self._read_log(db, match_id)
-            seq = (log[-1].seq if log else 0) + 1
-            if isinstance(event, Amendment):
-                check_amendment(log, event)
-            else:
-                current = self._state_for(match_id, log)
-                current.apply(event, seq)
-            self._insert(db, match_id, seq, event, who, note)
+        with self._lock:
+            with self._write() as db:
+                head = self._head(db, match_id)
+                cached = self._cache.get(match_id)
+                if cached is not None and cached.last_seq == head:
+                    log = list(cached.log)
+                else:
+                    log = self._read_log(db, match_id)
+                seq = (log[-1].seq if log else 0) + 1
+                state = None
+                if isinstance(event, Amendment):
+                    check_amendment(log, event)
+                else:
+                    state = self._state_for(match_id, log).apply(event, seq)
+                row = self._insert(db, match_id, seq, event, who, note)
+            if state is not None:  # the next state is known: no need to replay
+                created = self._cache[match_id].created_at
+                self._cache[match_id] = Match(match_id, created, (*log, row), state)
         self._announce()
         return self.load(match_id)
 
@@ -301,11 +311,13 @@ class MatchStore:
         return match.state
 
     def _insert(self, db: sqlite3.Connection, match_id: int, seq: int, event: Event,
-                who: str, note: str) -> None:
+                who: str, note: str) -> LoggedEvent:
+        at = _now()
         db.execute("INSERT INTO events (match_id, seq, at, who, type, body, note) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (match_id, seq, _now(), who, event.type,
+                   (match_id, seq, at, who, event.type,
                     json.dumps(event.to_json(), ensure_ascii=False, sort_keys=True), note))
+        return LoggedEvent(seq, event, at, who, note)
 
     def _write(self) -> _Transaction:
         return _Transaction(self._db)
@@ -350,7 +362,7 @@ class MatchStore:
             for mid, head in sorted(heads.items()):
                 seen = self._seen.get(mid, 0)
                 if head > seen:
-                    rows = [r for r in self._read_log(self._db, mid) if r.seq > seen]
+                    rows = self._read_log(self._db, mid, after=seen)
                     fresh.extend((mid, r) for r in rows)
             self._seen = heads
         for mid, row in fresh:
