@@ -72,7 +72,8 @@ def records(draw: st.DrawFn, min_hun: int = 0) -> dict[str, Any]:
         sets.append((kind, t))
     sets = draw(st.permutations(sets))
     yaojiu = [t for t in (0, 8, 9, 17, 18, 26, *range(27, 34)) if left[t] >= 2]
-    pairs = yaojiu if yaojiu and draw(st.booleans()) else [t for t in range(34) if left[t] >= 2]
+    prefer_yaojiu: bool = draw(st.booleans())
+    pairs = yaojiu if yaojiu and prefer_yaojiu else [t for t in range(34) if left[t] >= 2]
     assume(pairs)
     pair = draw(st.sampled_from(pairs))
     _take([pair, pair], left)
@@ -90,7 +91,7 @@ def records(draw: st.DrawFn, min_hun: int = 0) -> dict[str, Any]:
             mtype = draw(st.sampled_from(["pung", "pung", *kongs]))
             if "kong" in mtype:
                 tiles = [*tiles, *_take([t], left)]
-            meld = {"type": mtype, "tiles": format_tiles(tiles)}
+            meld: dict[str, Any] = {"type": mtype, "tiles": format_tiles(tiles)}
             if mtype != "concealed_kong":
                 meld["from"] = (winner + draw(st.integers(1, 3))) % 4
             melds.append(meld)
@@ -134,14 +135,15 @@ def records(draw: st.DrawFn, min_hun: int = 0) -> dict[str, Any]:
             else "pung"
         if "kong" in mtype:
             tiles = [*tiles, *_take([t], left)]
-        meld = {"type": mtype, "tiles": format_tiles(tiles)}
+        lmeld: dict[str, Any] = {"type": mtype, "tiles": format_tiles(tiles)}
         if mtype != "concealed_kong":
-            meld["from"] = (k + draw(st.integers(1, 3))) % 4
-        seats[k]["melds"].append(meld)
+            lmeld["from"] = (k + draw(st.integers(1, 3))) % 4
+        seats[k]["melds"].append(lmeld)
     context: dict[str, Any] = {"indicator": TILE_NAMES[indicator]}
     left[hun] = reserved_hun - n_hun
     bao_choices = [t for t in range(34) if left[t] > 0]
-    if bao_choices and draw(st.booleans()):
+    with_bao: bool = draw(st.booleans())
+    if bao_choices and with_bao:
         context["bao_tile"] = TILE_NAMES[draw(st.sampled_from(bao_choices))]
     options = draw(st.fixed_dictionaries({}, optional={
         "di": st.sampled_from([50, 100, 300]), "base": st.sampled_from([1, 2]),

@@ -7,7 +7,7 @@ from typing import Any
 
 from scoring.errors import InvalidHand, RecordError
 from scoring.record import HandRecord, Meld, Win
-from scoring.rulesets.base import OptionSpec, Ruleset, WallBreak
+from scoring.rulesets.base import Ruleset, WallBreak
 from scoring.rulesets.liaoyang import dice
 from scoring.rulesets.liaoyang.evaluator import evaluate_loser, evaluate_winner, readings
 from scoring.rulesets.liaoyang.facts import LoserSeat, WinnerHand
@@ -35,7 +35,7 @@ def _indicator_from(context: Any) -> Tile | None:
 class LiaoyangRuleset(Ruleset):
     name = "liaoyang"
     title = "辽阳麻将"
-    options: tuple[OptionSpec, ...] = OPTIONS
+    options = OPTIONS
 
     # ------------------------------------------------------------ record checks
 
