@@ -112,16 +112,19 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _drive(args: argparse.Namespace) -> int:
-    from hardware import AuditLog, TableError, open_table
+    from hardware import AuditLog, TableDriver, TableError
     from ui.cli import CommandError
 
     if not args.port:
         raise CommandError("no table port: give --port URL (or set MJTABLE_TABLE_PORT)")
     audit = AuditLog(args.audit) if args.audit else None
+    table = TableDriver(args.port, args.protocol, ack_timeout=args.ack_timeout,
+                        op_timeout=args.timeout, audit=audit,
+                        reconnect=args.action == "monitor")
+    if args.action == "monitor":
+        _subscribe(table, args)  # before start, so "connected" is not missed
     try:
-        table = open_table(args.port, args.protocol, ack_timeout=args.ack_timeout,
-                           op_timeout=args.timeout, audit=audit,
-                           reconnect=args.action == "monitor")
+        table.start()
     except TableError as exc:
         raise CommandError(str(exc)) from None
     try:
@@ -149,7 +152,7 @@ def _run(table: Any, args: argparse.Namespace) -> tuple[dict[str, Any], str] | N
         st = table.status()
         return st.to_dict(), _status_text(st)
     if a == "monitor":
-        _monitor(table, args)
+        _wait(args.seconds)
         return None
     if a == "dice":
         dice = table.roll_dice(wait=wait, seat=args.seat)
@@ -181,16 +184,11 @@ def _status_text(st: Any) -> str:
             f"fault: {fault}{lid}\nshuffles: {st.shuffles}  rolls: {st.rolls}{dice}")
 
 
-def _monitor(table: Any, args: argparse.Namespace) -> None:
+def _subscribe(table: Any, args: argparse.Namespace) -> None:
     lock = threading.Lock()
-    shown: list[str] = []
 
     def out(obj: dict[str, Any], text: str) -> None:
         with lock:
-            if "state" in obj:  # the state queued at connect may arrive after our first line
-                if shown and shown[-1] == obj["state"]:
-                    return
-                shown.append(obj["state"])
             if args.json:
                 print(json.dumps(obj), flush=True)
             else:
@@ -200,8 +198,10 @@ def _monitor(table: Any, args: argparse.Namespace) -> None:
     table.on_event(lambda e: out(e.to_dict(), f"event {e.describe()}"))
     if args.frames:
         table.audit.add_sink(lambda e: out({"frame": e.to_dict()}, e.line()))
-    out({"state": table.state.value, "at": time.time()}, f"state {table.state.value}")
-    deadline = None if args.seconds is None else time.monotonic() + args.seconds
+
+
+def _wait(seconds: float | None) -> None:
+    deadline = None if seconds is None else time.monotonic() + seconds
     try:
         while deadline is None or time.monotonic() < deadline:
             time.sleep(0.1 if deadline is None else max(0.0, min(0.1, deadline - time.monotonic())))
