@@ -37,24 +37,36 @@ class TableCalibration:
 
     homography: np.ndarray  # (3, 3)
     corners: tuple[tuple[float, float], ...] = ()  # image pixels, as given or found
+    guessed: bool = False  # no corners: the picture's centre stands in for the table's
 
     @classmethod
-    def from_corners(cls, corners: Sequence[Sequence[float]]) -> TableCalibration:
-        """From the table's corners in image pixels, in the order: seat 0's left, seat 0's
-        right, seat 2's left (top right in the picture), seat 2's right (top left)."""
+    def from_corners(cls, corners: Sequence[Sequence[float]],
+                     bottom_seat: int = 0) -> TableCalibration:
+        """From the table's corners in image pixels, in the order: bottom left, bottom right,
+        top right, top left of the picture (the left and right of the player sitting at the
+        bottom edge, then the far edge). ``bottom_seat`` is the seat at the bottom edge."""
         pts = np.asarray(corners, np.float32).reshape(-1, 2)
         if pts.shape != (4, 2):
             raise ValueError(f"a table calibration needs 4 corners (x, y), got {len(pts)}")
-        dst = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+        if not 0 <= bottom_seat <= 3:
+            raise ValueError(f"bottom_seat must be a seat 0..3, got {bottom_seat}")
+        ang = bottom_seat * np.pi / 2  # seat k's edge is seat 0's edge turned k quarter turns
+        rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+        dst = (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) @ rot.T
+               ).astype(np.float32)
         h, _ = cv2.findHomography(pts, dst)
         if h is None or abs(np.linalg.det(h)) < 1e-12:
             raise ValueError(f"the corners {pts.tolist()} do not outline a table")
         return cls(homography=h, corners=tuple(map(tuple, pts.tolist())))
 
     @classmethod
-    def whole_frame(cls, width: int, height: int) -> TableCalibration:
-        """The picture is the table, seat 0 at its bottom edge (camera squared to the table)."""
-        return cls.from_corners([[0, height], [width, height], [width, 0], [0, 0]])
+    def whole_frame(cls, width: int, height: int, bottom_seat: int = 0) -> TableCalibration:
+        """A camera squared to the table over its centre, ``bottom_seat`` at the bottom: the
+        picture's centre is the table's and its pixels are square."""
+        cx, cy, r = width / 2, height / 2, max(width, height) / 2
+        calib = cls.from_corners([[cx - r, cy + r], [cx + r, cy + r], [cx + r, cy - r],
+                                  [cx - r, cy - r]], bottom_seat)
+        return cls(homography=calib.homography, guessed=True)
 
     def to_table(self, points: np.ndarray) -> np.ndarray:
         """(N, 2) image pixels to (N, 2) table coordinates."""
@@ -101,6 +113,10 @@ def find_table_corners(image: np.ndarray, min_area: float = 0.2) -> np.ndarray |
             break
     if quad is None:
         return None
+    margin = 0.01 * max(h, w)
+    if (quad[:, 0].min() < margin or quad[:, 1].min() < margin
+            or quad[:, 0].max() > w - margin or quad[:, 1].max() > h - margin):
+        return None  # the table runs out of the picture: its edge here is the frame's
     return order_corners(quad)
 
 
@@ -120,14 +136,14 @@ def order_corners(pts: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TableLayout:
-    """Where each role lies, as distances from the table centre in tile widths.
+    """How rows are told apart, in tile widths (measured per seat, so any camera height and
+    tile size reads the same).
 
-    The defaults fit a standard table (18 stacks a side): the pond ends about 9 widths out,
-    the wall lies 10-11.5 widths out, hands and melds beyond it.
+    A seat's hand and melds form its outermost row; the wall (face-down) and the pond
+    (face-up) lie farther in, across a gap wider than ``outer_gap``.
     """
 
-    pond_max: float = 9.4
-    wall_max: float = 11.9
+    outer_gap: float = 0.9  # hand row to wall: about 2 widths; hand to melds: under 0.6
     split_gap: float = 0.2  # a gap wider than this (tile widths) separates groups in a row
     tile_aspect: float = 1.37  # tile height / width (27 x 37 mm)
 
@@ -182,7 +198,7 @@ class TableReading:
 
 
 def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
-              seats: np.ndarray, tile_w: float, aspect: float) -> np.ndarray:
+              seats: np.ndarray, tile_w: np.ndarray, aspect: float) -> np.ndarray:
     """(N,) bool: the box's shape matches a tile lying across its seat's direction better than
     one lying along it, both projected into the picture at the tile's place (so perspective
     does not matter)."""
@@ -196,7 +212,8 @@ def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
     for i in range(n):
         right, toward = seat_axes(int(seats[i]))
         logs = []
-        for du, dv in ((tile_w, tile_w * aspect), (tile_w * aspect, tile_w)):
+        w = float(tile_w[i])
+        for du, dv in ((w, w * aspect), (w * aspect, w)):
             quad = np.array([pos[i] + sa * du / 2 * right + sb * dv / 2 * toward
                              for sa, sb in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
             img = calib.to_image(quad)
@@ -204,6 +221,18 @@ def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
             logs.append(np.log(max(ext[0], 1e-6) / max(ext[1], 1e-6)))
         out[i] = abs(seen[i] - logs[1]) < abs(seen[i] - logs[0])
     return out
+
+
+def _outer_row(rows: np.ndarray, d: np.ndarray, gap: float) -> np.ndarray:
+    """The seat's outermost row (hand and melds): from the farthest tile inward, until a gap
+    of more than ``gap`` tile widths (the space before the wall or the pond)."""
+    if not len(rows):
+        return rows
+    order = rows[np.argsort(-d[rows])]
+    keep = 1
+    while keep < len(order) and d[order[keep - 1]] - d[order[keep]] <= gap:
+        keep += 1
+    return np.sort(order[:keep])
 
 
 def _tile_width(pos: np.ndarray) -> float:
@@ -229,29 +258,52 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     pos = calib.to_table(dets.center) if n else np.zeros((0, 2))
     backs = dets.is_back
     face_up = dets.is_tile
+    tiles = face_up | backs
+    centre = np.zeros(2)
+    if calib.guessed and tiles.sum() >= 20:  # hands and walls frame the centre all round
+        lo, hi = np.percentile(pos[tiles], [2, 98], axis=0)
+        centre = (lo + hi) / 2
+    rel = pos - centre
     towards = np.stack([seat_axes(k)[1] for k in range(4)])  # (4, 2)
-    seat = np.argmax(pos @ towards.T, axis=1).astype(np.int8) if n else np.zeros(0, np.int8)
-    tile_w = max(_tile_width(pos[face_up | backs]), 1e-6)
-    d = np.einsum("ij,ij->i", pos, towards[seat]) / tile_w if n else np.zeros(0)
-    a = np.array([pos[i] @ seat_axes(int(seat[i]))[0] for i in range(n)]) / tile_w
-    sideways = _sideways(calib, dets, pos, seat, tile_w, layout.tile_aspect) & face_up
+    seat = np.argmax(rel @ towards.T, axis=1).astype(np.int8) if n else np.zeros(0, np.int8)
+    # tile widths per seat: a tilted camera makes the near side larger than the far side
+    global_w = max(_tile_width(pos[tiles]), 1e-6)
+    width = np.full(4, global_w)
+    for k in range(4):
+        sel = tiles & (seat == k)
+        if sel.sum() >= 6:
+            width[k] = max(_tile_width(pos[sel]), 1e-6)
+    w_of = width[seat] if n else np.zeros(0)
+    d = np.einsum("ij,ij->i", rel, towards[seat]) / w_of if n else np.zeros(0)
+    a = np.array([rel[i] @ seat_axes(int(seat[i]))[0] for i in range(n)]) / np.maximum(w_of, 1e-9)
+    sideways = _sideways(calib, dets, pos, seat, w_of, layout.tile_aspect) & face_up
     along = np.where(sideways, layout.tile_aspect, 1.0)  # in tile widths
     role = np.full(n, "", dtype="<U9")
     role[dets.is_die] = "dice"
     flower = np.array([0 <= c < 42 and is_flower(int(c)) for c in dets.class_id], bool)
     role[face_up & flower] = "flower"
-    todo = role == ""
-    role[todo & (d < layout.pond_max) & face_up] = "discard"
-    role[todo & (d < layout.pond_max) & backs] = "wall"  # a stray face-down tile in the pond
-    in_wall = todo & (d >= layout.pond_max) & (d < layout.wall_max)
-    role[in_wall & backs] = "wall"
-    role[in_wall & face_up] = "indicator"
-    outer = todo & (d >= layout.wall_max)
     group = np.full(n, -1, np.int16)
     readings = [SeatReading(seat=k) for k in range(4)]
+    rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]
+    outers = [_outer_row(rows_of[k], d, layout.outer_gap) for k in range(4)]
+    full = [float(np.median(d[o])) for o in outers if len(o) >= 3]
     for k in range(4):
-        rows = np.flatnonzero(outer & (seat == k))
-        _read_row(dets, rows, a, along, sideways, k, layout, readings[k], role, group)
+        # a seat without a hand in view: its outermost tiles are the wall or the pond,
+        # well inside where the other seats' hands lie
+        if full and len(outers[k]) and np.median(d[outers[k]]) < max(full) - layout.outer_gap * 3:
+            outers[k] = outers[k][:0]
+    for k in range(4):
+        rows = rows_of[k]
+        outer = outers[k]
+        inner = np.setdiff1d(rows, outer)
+        _read_row(dets, outer, a, along, sideways, k, layout, readings[k], role, group)
+        wall = inner[backs[inner]]
+        role[wall] = "wall"
+        up = inner[face_up[inner]]
+        role[up] = "discard"
+        if len(wall) >= 3:  # a face-up tile lying in the wall row is a turned-over indicator
+            lo_w, hi_w = d[wall].min() - 0.3, d[wall].max() + 0.3
+            role[up[(d[up] >= lo_w) & (d[up] <= hi_w)]] = "indicator"
         fl = np.flatnonzero((role == "flower") & (seat == k))
         readings[k].flower_rows = [int(i) for i in fl[np.argsort(a[fl])]]
         readings[k].flowers = [int(dets.class_id[i]) for i in readings[k].flower_rows]
@@ -274,7 +326,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
                     class_id[row] = t
     out = dets.with_(seat=seat_out, role=role, group=group, sideways=sideways, class_id=class_id)
     return TableReading(detections=out, seats=readings, wall_stacks=int((role == "wall").sum()),
-                        indicator=indicator, tile_width=tile_w, corrected=corrected)
+                        indicator=indicator, tile_width=global_w, corrected=corrected)
 
 
 def _read_row(dets: TileDetections, rows: np.ndarray, a: np.ndarray, along: np.ndarray,

@@ -209,16 +209,17 @@ def table_waits(reading: TableReading, ruleset: str | None = None,
     return out
 
 
-def calibrate(image: np.ndarray, corners: Sequence[Sequence[float]] | None = None
-              ) -> TableCalibration:
-    """Corners given, else found in the picture, else the whole picture is the table."""
+def calibrate(image: np.ndarray, corners: Sequence[Sequence[float]] | None = None,
+              bottom_seat: int = 0) -> TableCalibration:
+    """Corners given, else found in the picture, else the whole picture is the table;
+    ``bottom_seat`` sits at the bottom edge of the picture."""
     if corners is not None:
-        return TableCalibration.from_corners(corners)
+        return TableCalibration.from_corners(corners, bottom_seat)
     found = find_table_corners(image)
     if found is not None:
-        return TableCalibration.from_corners(found)
+        return TableCalibration.from_corners(found, bottom_seat)
     h, w = image.shape[:2]
-    return TableCalibration.whole_frame(w, h)
+    return TableCalibration.whole_frame(w, h, bottom_seat)
 
 
 def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: str,
@@ -264,8 +265,10 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
 
 
 def read_image(image: np.ndarray, detector: Any, *, ruleset: str,
-               corners: Sequence[Sequence[float]] | None = None, **kwargs: Any) -> ImageReading:
+               corners: Sequence[Sequence[float]] | None = None, bottom_seat: int = 0,
+               **kwargs: Any) -> ImageReading:
     """A photo of the table to a hand record: ``detector`` is a :class:`vision.Detector`;
     ``kwargs`` go to :func:`read_detections` (dealer, winner, by, from_seat, winning_tile)."""
     dets = detector.detect(image)
-    return read_detections(dets, calibrate(image, corners), ruleset=ruleset, **kwargs)
+    return read_detections(dets, calibrate(image, corners, bottom_seat), ruleset=ruleset,
+                           **kwargs)
