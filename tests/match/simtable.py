@@ -148,10 +148,10 @@ class SimTable:
         seat = self.seats[k]
         while any(is_flower(t) for t in seat.hand):
             f = next(t for t in seat.hand if is_flower(t))
-            if self.drawable < 1:
-                return False
             seat.hand.remove(f)
             self.emit(ev.FlowerSetAside(seat=k, tile=name(f)))
+            if self.drawable < 1:
+                return False  # no replacement left: the hand is drawn
             t = self.take_back()
             seat.hand.append(t)
             self.emit(ev.Drew(seat=k, tile=self.shown(t)))
