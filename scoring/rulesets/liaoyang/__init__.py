@@ -1,8 +1,8 @@
 """The liaoyang ruleset (spec: shared/rules/liaoyang.md)."""
 
-from scoring.rulesets.liaoyang.dice import draw_threshold, is_fenzhang
+from scoring.rulesets.liaoyang.dice import draw_threshold, is_fenzhang, second_roller
 from scoring.rulesets.liaoyang.ruleset import RULESET, LiaoyangRuleset
 from scoring.rulesets.liaoyang.wild import hun_of, jiqiang_of
 
 __all__ = ["RULESET", "LiaoyangRuleset", "draw_threshold", "hun_of", "is_fenzhang",
-           "jiqiang_of"]
+           "jiqiang_of", "second_roller"]
