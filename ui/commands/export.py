@@ -1,0 +1,29 @@
+"""``mjtable export``: turn a training run into an ONNX model with its metadata."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "export", help="export a training run to ONNX (needs the train extra)",
+        description="Export RUN/weights/best.pt (or last.pt) to ONNX with ultralytics, static "
+                    "batch 1; the ONNX metadata keeps names, imgsz and task. Prints opset and "
+                    "input/output shapes.")
+    p.add_argument("run", type=Path, help="a run folder or a .pt checkpoint")
+    p.add_argument("--out", type=Path, help="ONNX path (default: next to the checkpoint)")
+    p.add_argument("--imgsz", type=int, help="input size (default: the training size)")
+    p.add_argument("--opset", type=int, default=17)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.training.ultra import checkpoint_of, describe_onnx, export_onnx
+
+    weights = checkpoint_of(args.run)
+    out = args.out or weights.with_suffix(".onnx")
+    export_onnx(weights, out, imgsz=args.imgsz, opset=args.opset)
+    print(describe_onnx(out))
+    return 0

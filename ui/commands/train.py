@@ -1,0 +1,78 @@
+"""``mjtable train``: prepare the real-photo datasets and train the detector or classifier."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "train", help="train the tile/dice detector or crop classifier (needs the train extra)",
+        description="'prepare' cuts the working datasets from the shared real photos; "
+                    "'detector' and 'classifier' train a YOLO11n from its YAML, offline, into "
+                    "PROJECT/NAME (resumable with --resume).")
+    p.add_argument("kind", choices=["prepare", "detector", "classifier"])
+    p.add_argument("--data", type=Path, required=True,
+                   help="prepare: the tiles-real folder; detector: data.yaml; "
+                        "classifier: folder with train/ and val/")
+    p.add_argument("--dice", type=Path, help="prepare: the dice-real folder")
+    p.add_argument("--out", type=Path, help="prepare: output folder")
+    p.add_argument("--val-share", type=float, default=0.2,
+                   help="prepare: share of source photos held back (default 0.2)")
+    p.add_argument("--epochs", type=int, default=50)
+    p.add_argument("--imgsz", type=int, default=320)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--device", default="cpu", help="cpu or a CUDA index such as 0")
+    p.add_argument("--project", type=Path, default=Path("runs"))
+    p.add_argument("--name", default=None, help="run folder name (default: the kind)")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--seed-onnx", type=Path,
+                   help="start from the weights of a YOLO11n detector ONNX "
+                        "(e.g. mahjong-detector's); a classifier takes its backbone")
+    p.add_argument("--freeze", type=int, default=0,
+                   help="keep the first N layers fixed (with --seed-onnx; saves CPU time)")
+    p.add_argument("--frozen-stem", action="store_true",
+                   help="classifier: train only layers 7+ on cached features of the seeded "
+                        "stem (minutes instead of hours on a CPU; needs --seed-onnx)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue PROJECT/NAME from weights/last.pt")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ui.cli import CommandError
+
+    if args.kind == "prepare":
+        from vision.training.prepare import prepare
+
+        if not args.out:
+            raise CommandError("prepare needs --out")
+        counts = prepare(args.data, args.dice, args.out, val_share=args.val_share)
+        print(" ".join(f"{k}={v}" for k, v in counts.items()))
+        return 0
+    name = args.name or args.kind
+    if args.frozen_stem:
+        if args.kind != "classifier" or not args.seed_onnx:
+            raise CommandError("--frozen-stem trains a classifier and needs --seed-onnx")
+        from vision.training.headfit import fit_head
+
+        folder = fit_head(args.data, args.seed_onnx, (args.project / name).resolve(),
+                          epochs=args.epochs, imgsz=args.imgsz, batch=args.batch)
+        print(f"run folder: {folder}")
+        return 0
+    from vision.training.ultra import TrainSpec, train
+
+    seed = None
+    if args.seed_onnx and not args.resume:
+        from vision.training.seed import seed_checkpoint
+
+        seed = seed_checkpoint(args.seed_onnx, args.data, args.project / f"{name}-seed.pt",
+                               kind=args.kind)
+    spec = TrainSpec(kind=args.kind, data=args.data, epochs=args.epochs, imgsz=args.imgsz,
+                     device=str(args.device), batch=args.batch, project=args.project, name=name,
+                     workers=args.workers, seed_weights=seed,
+                     extra=(("freeze", args.freeze),) if args.freeze else ())
+    folder = train(spec, resume=args.resume)
+    print(f"run folder: {folder}")
+    return 0

@@ -1,0 +1,1 @@
+"""Training, export and data preparation for the recognition models (torch imported lazily)."""

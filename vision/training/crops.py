@@ -1,0 +1,41 @@
+"""Cutting the classifier's input from a full-resolution frame.
+
+Training crops and runtime crops must be cut the same way, so both use :func:`crop_box`: the box
+grown by ``pad`` of its size on each side, clipped to the image, resized to ``size`` x ``size``
+without keeping the aspect ratio (tiles lie at any angle, so a square input loses nothing).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CROP_PAD = 0.10
+CROP_SIZE = 64
+
+
+def crop_box(image: np.ndarray, box_xyxy: tuple[float, float, float, float] | np.ndarray,
+             size: int = CROP_SIZE, pad: float = CROP_PAD) -> np.ndarray:
+    """The ``size`` x ``size`` BGR crop of one box (pixel x1, y1, x2, y2) of ``image``."""
+    h, w = image.shape[:2]
+    x1, y1, x2, y2 = (float(v) for v in box_xyxy)
+    if x2 <= x1 or y2 <= y1:
+        raise ValueError(f"empty box {x1:.1f},{y1:.1f},{x2:.1f},{y2:.1f}")
+    dx, dy = (x2 - x1) * pad, (y2 - y1) * pad
+    xa, ya = max(0, round(x1 - dx)), max(0, round(y1 - dy))
+    xb, yb = min(w, round(x2 + dx)), min(h, round(y2 + dy))
+    if xb - xa < 2 or yb - ya < 2:
+        raise ValueError(f"box {x1:.1f},{y1:.1f},{x2:.1f},{y2:.1f} lies outside the {w}x{h} image")
+    return cv2.resize(image[ya:yb, xa:xb], (size, size), interpolation=cv2.INTER_AREA)
+
+
+def jitter_box(box_xyxy: np.ndarray, rng: np.random.Generator, shift: float = 0.06,
+               scale: float = 0.08) -> np.ndarray:
+    """A box moved and resized by a few percent, as a detector's box differs from a label."""
+    x1, y1, x2, y2 = box_xyxy
+    bw, bh = x2 - x1, y2 - y1
+    cx = (x1 + x2) / 2 + rng.uniform(-shift, shift) * bw
+    cy = (y1 + y2) / 2 + rng.uniform(-shift, shift) * bh
+    bw *= 1 + rng.uniform(-scale, scale)
+    bh *= 1 + rng.uniform(-scale, scale)
+    return np.array([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
