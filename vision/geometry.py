@@ -290,7 +290,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     for k in range(4):
         # a seat without a hand in view: its outermost tiles are the wall or the pond,
         # well inside where the other seats' hands lie
-        if full and len(outers[k]) and np.median(d[outers[k]]) < max(full) - layout.outer_gap * 3:
+        if full and len(outers[k]) and np.median(d[outers[k]]) < max(full) - 2.0:
             outers[k] = outers[k][:0]
     for k in range(4):
         rows = rows_of[k]
