@@ -53,17 +53,15 @@ def transfers_and_items(winner: int, f_w: int, payments: list[LoserPayment], yao
     transfers: list[Transfer] = []
     items: list[Item] = []
     for p in payments:
-        formula = f"{options.base}×2^({f_w}+{p.f_i}) = {p.raw}"
+        formula = f"{options.base}×2^(f_w {f_w} + f_i {p.f_i}) = {p.raw}"
         if options.bao_inside_cap and bao:
             formula += f", + 宝 {bao}×{options.bao_value}"
         if yao:
-            reason = f"摇: all three losers reach the 底 {options.di}, each pays {p.fan_amount}"
+            formula += f"; 摇: all three losers reach the 底 {options.di}, each pays {p.fan_amount}"
         elif p.fan_amount < p.raw + (options.bao_value * bao if options.bao_inside_cap else 0):
-            reason = f"掉底: capped at the 底 {options.di}"
-        else:
-            reason = "番"
-        items.append(Item(f"seat {p.seat} 付", p.fan_amount, "point", f"{formula}; {reason}"))
-        transfers.append(Transfer(p.seat, winner, p.fan_amount, f"番 {formula}; {reason}"))
+            formula += f"; 掉底: capped at the 底 {options.di}"
+        items.append(Item(f"seat {p.seat} 付", p.fan_amount, "point", formula))
+        transfers.append(Transfer(p.seat, winner, p.fan_amount, f"番 {formula}"))
         if p.bao_amount:
             transfers.append(Transfer(p.seat, winner, p.bao_amount,
                                       f"宝 {bao}×{options.bao_value} on top of the cap"))
