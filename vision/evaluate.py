@@ -31,7 +31,7 @@ from vision.training.crops import CROP_PAD, crop_box
 
 TILE_NAMES: tuple[str, ...] = tuple(CLASS_NAMES[:NUM_TILES])
 DIE_FACES: tuple[str, ...] = tuple(f"die{k}" for k in range(1, 7))
-COARSE_NAMES = ("tile_face", "tile_back", "die")
+COARSE_NAMES = ("tile", "tile_face", "tile_back", "die")  # "tile" and "tile_face": one role
 # riichi names of mahjong-detector -> ours (chun 中 red, hatsu 發 green, haku 白 white)
 REFERENCE_NAMES = {"tou": "E", "nan": "S", "sha": "W", "pe": "N", "chun": "C", "hatsu": "F",
                    "haku": "P"}
@@ -192,7 +192,7 @@ class TwoStage:
 
     def __call__(self, image: np.ndarray, conf: float = 0.001, iou: float = 0.7) -> Detections:
         det = self.detector(image, conf=max(conf, 0.01), iou=iou)
-        keep = [i for i, n in enumerate(det.names) if n in ("tile_face", "die")]
+        keep = [i for i, n in enumerate(det.names) if n in ("tile", "tile_face", "die")]
         ok = [i for i in keep if det.boxes[i, 2] - det.boxes[i, 0] >= 2
               and det.boxes[i, 3] - det.boxes[i, 1] >= 2]
         boxes = det.boxes[ok]
@@ -273,9 +273,9 @@ def _image_size(path: Path) -> tuple[int, int]:
     return img.shape[:2]
 
 
-def to_coarse(gt: Detections) -> Detections:
-    """Ground truth in the detector's coarse names (tile kinds -> tile_face, die faces -> die)."""
-    names = ["die" if n in DIE_FACES or n == "die" else "tile_face" if n in TILE_NAMES else n
+def to_coarse(gt: Detections, tile: str = "tile") -> Detections:
+    """Ground truth in the detector's coarse names (tile kinds -> ``tile``, die faces -> die)."""
+    names = ["die" if n in DIE_FACES or n == "die" else tile if n in TILE_NAMES else n
              for n in gt.names]
     return Detections(gt.boxes, gt.scores, names)
 
@@ -303,7 +303,8 @@ def evaluate(model: OnnxDetector | TwoStage, data: list[LabeledImage], conf: flo
         t0 = time.perf_counter()
         pred = model(image)
         spent += time.perf_counter() - t0
-        gt = to_coarse(item.gt) if coarse else item.gt
+        tile = "tile_face" if "tile_face" in model.names else "tile"
+        gt = to_coarse(item.gt, tile) if coarse else item.gt
         multiset = None if coarse else TILE_NAMES
         ev.add(pred, gt, multiset_filter=multiset)
         if isinstance(model, TwoStage) and len(item.gt.names):  # classifier alone, labeled boxes

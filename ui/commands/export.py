@@ -16,14 +16,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="ONNX path (default: next to the checkpoint)")
     p.add_argument("--imgsz", type=int, help="input size (default: the training size)")
     p.add_argument("--opset", type=int, default=17)
+    p.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
+                   help="rename a class in the metadata, e.g. tile_face=tile (repeatable)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ui.cli import CommandError
     from vision.training.ultra import checkpoint_of, describe_onnx, export_onnx
 
+    rename = {}
+    for item in args.rename:
+        old, sep, new = item.partition("=")
+        if not sep or not old or not new:
+            raise CommandError(f"--rename {item!r}: expected OLD=NEW")
+        rename[old] = new
     weights = checkpoint_of(args.run)
     out = args.out or weights.with_suffix(".onnx")
-    export_onnx(weights, out, imgsz=args.imgsz, opset=args.opset)
+    export_onnx(weights, out, imgsz=args.imgsz, opset=args.opset, rename=rename)
     print(describe_onnx(out))
     return 0

@@ -100,8 +100,12 @@ def train(spec: TrainSpec, resume: bool = False) -> Path:
 
 
 def export_onnx(weights: Path, out: Path, imgsz: int | None = None, opset: int = 17,
-                simplify: bool = True) -> Path:
-    """Export a trained checkpoint to ONNX (static batch 1), keeping ultralytics' metadata."""
+                simplify: bool = True, rename: dict[str, str] | None = None) -> Path:
+    """Export a trained checkpoint to ONNX (static batch 1), keeping ultralytics' metadata.
+
+    ``rename`` changes class names in the metadata (e.g. ``tile_face`` -> ``tile``, the name the
+    runtime reads), not their order.
+    """
     import shutil
 
     ultralytics_offline()
@@ -110,6 +114,13 @@ def export_onnx(weights: Path, out: Path, imgsz: int | None = None, opset: int =
     if not weights.exists():
         raise FileNotFoundError(f"{weights}: no such checkpoint")
     model = YOLO(str(weights))
+    if rename:
+        names = dict(model.model.names)
+        unknown = set(rename) - set(names.values())
+        if unknown:
+            raise ValueError(f"--rename: {', '.join(sorted(unknown))} not among the classes "
+                             f"{', '.join(names.values())}")
+        model.model.names = {k: rename.get(v, v) for k, v in names.items()}
     kwargs: dict[str, Any] = dict(format="onnx", opset=opset, simplify=simplify, dynamic=False,
                                   device="cpu")
     if imgsz:
