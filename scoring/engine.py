@@ -348,6 +348,10 @@ def _distinct_combinations(kinds: list[int], n: int) -> Iterator[tuple[int, ...]
     return combinations(kinds, n)
 
 
+def _group_key(g: Group) -> tuple[str, tuple[Tile, ...], tuple[Tile, ...]]:
+    return (g.kind, g.tiles, g.wild)
+
+
 def decompositions(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset(), *,
                    standard: bool = True, seven_pairs: bool = True,
                    four_as_two_pairs: bool = True) -> list[Decomposition]:
@@ -359,22 +363,25 @@ def decompositions(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset
     if len(tiles) % 3 != 2:
         return []
     counts, jokers = _split(tiles, wildcards)
-    seen: set[tuple[str, tuple[Group, ...]]] = set()
+    seen: set[tuple[object, ...]] = set()
     out: list[Decomposition] = []
     if standard and (jokers or is_winning_counts(bytes(counts), seven_pairs=False)):
         for groups in _standard(counts, jokers, True, []):
-            key = ("standard", tuple(sorted(groups)))
+            # plain tuples compare far faster than the dataclasses themselves
+            ranked = sorted(groups, key=_group_key)
+            key = ("standard", *map(_group_key, ranked))
             if key not in seen:
                 seen.add(key)
-                ordered = tuple(sorted(g for g in groups if g.kind != "pair")) + tuple(
-                    g for g in groups if g.kind == "pair")
+                ordered = tuple(g for g in ranked if g.kind != "pair") + tuple(
+                    g for g in ranked if g.kind == "pair")
                 out.append(Decomposition("standard", ordered))
     if seven_pairs and len(tiles) == 14:
         for groups in _seven_pairs(counts, jokers, four_as_two_pairs):
-            key = ("seven_pairs", tuple(sorted(groups)))
+            ranked = sorted(groups, key=_group_key)
+            key = ("seven_pairs", *map(_group_key, ranked))
             if key not in seen:
                 seen.add(key)
-                out.append(Decomposition("seven_pairs", tuple(sorted(groups))))
+                out.append(Decomposition("seven_pairs", tuple(ranked)))
     return out
 
 
