@@ -78,7 +78,7 @@ class SeatState:
     last_drawn: Tile | None = None
     drawn_source: str | None = None  # "wall", "kong" or "flower"
     kong_fed_by: int | None = None
-    drawn_drawable: int = 0  # drawable tiles left just after that draw
+    drawn_drawable: int = 10**6  # drawable tiles left just after its last draw (none yet)
     konged_last: bool = False  # its last action was a kong (Liaoyang 反弹)
 
     def clone(self) -> SeatState:

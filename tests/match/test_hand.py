@@ -1,0 +1,209 @@
+"""The hand state machine: claims and their priority, the rulesets' refusals, the wall's end,
+unseen tiles, and the hand record it derives (checked against payments worked by hand)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.match import HandState
+from scoring.match import events as ev
+from scoring.match.errors import EventRefused
+
+
+def start(ruleset: str, hands: list[str], dealer: int = 0, indicator: str | None = None,
+          counters: dict | None = None) -> HandState:
+    s = HandState.start(ruleset, {}, dealer, counters or {})
+    if indicator:
+        s = s.apply(ev.IndicatorTurned(tile=indicator))
+    return s.apply(ev.Dealt(hands=tuple(hands)))  # type: ignore[arg-type]
+
+
+def run(s: HandState, *events: ev.Event) -> HandState:
+    for e in events:
+        s = s.apply(e)
+    return s
+
+
+# seat 0 (dealer) throws 3m; seat 1 could chow it, seat 2 pung it, seat 3 wins on it
+PRIORITY_DEAL = [
+    "3m EEE SSS WWW NNN C",
+    "2m4m 999m 111p 999s CC",
+    "33m 666m 777m 888m FF",
+    "12m 456p 789p 234s 55s",
+]
+
+
+def test_chow_only_from_the_upper_seat() -> None:
+    s = run(start("shandong", PRIORITY_DEAL), ev.Discarded(seat=0, tile="3m"))
+    with pytest.raises(EventRefused, match="吃 only from the 上家"):
+        s.apply(ev.Chowed(seat=2, tiles="345m"))
+
+
+def test_claim_priority_win_over_pung_over_chow() -> None:
+    s = run(start("shandong", PRIORITY_DEAL), ev.Discarded(seat=0, tile="3m"),
+            ev.Chowed(seat=1, tiles="234m"))
+    assert s.turn == 1 and [m.type for m in s.seats[1].melds] == ["chow"]
+    s = s.apply(ev.Punged(seat=2))  # 碰 beats 吃: the chow is undone
+    assert s.turn == 2 and not s.seats[1].melds
+    assert s.seats[1].known[1] == 1 and s.seats[1].known[3] == 1  # 2m, 4m back in hand
+    with pytest.raises(EventRefused, match="碰 already takes this 3m"):
+        s.apply(ev.Chowed(seat=1, tiles="234m"))
+    s = s.apply(ev.Won(seats=(3,)))  # 和 beats 碰
+    assert s.over and not s.seats[2].melds
+    win = s.record.to_json()["wins"]
+    # the claims were undone, so this is still the first go-around: 地和 on the dealer's discard
+    assert win == [{"seat": 3, "tile": "3m", "by": "discard", "from": 0, "first_turn": True}]
+    # 地和 5 番, S = (底 5 + 花 0) × 5 = 25, the discarder pays it
+    assert s.settlement.payments == [-25, 0, 0, 25]
+    assert s.settlement.next_dealer == 3
+
+
+def test_claim_window_closes_when_play_moves_on() -> None:
+    s = run(start("shandong", PRIORITY_DEAL), ev.Discarded(seat=0, tile="3m"),
+            ev.Drew(seat=1, tile="?"))
+    with pytest.raises(EventRefused, match="no discard to claim"):
+        s.apply(ev.Punged(seat=2))
+
+
+def test_shandong_minglou_wins_only_by_self_draw() -> None:
+    s = start("shandong", PRIORITY_DEAL).apply(ev.Declared(seat=3, what="minglou"))
+    s = s.apply(ev.Discarded(seat=0, tile="3m"))
+    with pytest.raises(EventRefused, match="明楼 and may win only by self-draw"):
+        s.apply(ev.Won(seats=(3,)))
+
+
+def test_only_the_turn_player_wins_by_self_draw() -> None:
+    s = start("shandong", PRIORITY_DEAL)
+    with pytest.raises(EventRefused, match="only seat 0 can win now"):
+        s.apply(ev.Won(seats=(2,)))
+
+
+def test_turn_order_is_enforced() -> None:
+    s = run(start("shandong", PRIORITY_DEAL), ev.Discarded(seat=0, tile="3m"))
+    with pytest.raises(EventRefused, match="seat 1's turn to draw, not seat 2's"):
+        s.apply(ev.Drew(seat=2, tile="5p"))
+
+
+def test_exposed_kong_then_replacement_win_is_a_kong_fed_win() -> None:
+    deal = ["E 1m1m1m 9m9m9m 1p1p1p 9p9p N W", "SSS WWW NNN CCC 1s", "EEE 234m 567m 678p 5s",
+            "FFF PPP 2p2p2p 3p3p3p 4p"]
+    s = run(start("shandong", deal), ev.Discarded(seat=0, tile="E"),
+            ev.Konged(seat=2, kind="exposed"), ev.Drew(seat=2, tile="5s"), ev.Won(seats=(2,)))
+    rec = s.record.to_json()
+    assert rec["wins"] == [{"seat": 2, "tile": "5s", "by": "self_draw", "replacement": "kong",
+                            "kong_fed_by": 0}]
+    assert rec["seats"][2]["melds"] == [{"type": "exposed_kong", "tiles": "EEEE", "from": 0}]
+    # 杠上开花 2 番; 花: honor 明杠 2; S = (5 + 2) × 2 = 14; 杠爆: the feeder pays 3S = 42
+    assert s.settlement.payments == [-42, 0, 42, 0]
+
+
+def test_added_kong_can_be_robbed() -> None:
+    deal = ["5p 1m1m1m 9m9m9m 1s1s1s 9s9s N W", "5p5p EEE SSS WWW NN", "34p 567m 234s 678s 88s",
+            "CCC FFF PPP 2m2m2m 4m"]
+    s = run(start("shandong", deal), ev.Discarded(seat=0, tile="5p"), ev.Punged(seat=1),
+            ev.Discarded(seat=1, tile="N"), ev.Drew(seat=2, tile="9p"),
+            ev.Discarded(seat=2, tile="9p"), ev.Drew(seat=3, tile="9p"),
+            ev.Discarded(seat=3, tile="9p"), ev.Drew(seat=0, tile="2s"),
+            ev.Discarded(seat=0, tile="2s"), ev.Drew(seat=1, tile="5p"),
+            ev.Konged(seat=1, kind="added", tile="5p"))
+    assert s.window is not None and s.window.kind == "rob"
+    s = s.apply(ev.Won(seats=(2,)))
+    rec = s.record.to_json()
+    assert rec["wins"] == [{"seat": 2, "tile": "5p", "by": "rob_kong", "from": 1}]
+    assert rec["seats"][1]["melds"] == [{"type": "pung", "tiles": "555p", "from": 0}]
+    # 推倒和 1 番, S = 5; 抢杠: the robbed player pays 3S alone
+    assert s.settlement.payments == [0, -15, 15, 0]
+
+
+def test_unseen_tiles_are_counted_and_must_be_revealed_to_win() -> None:
+    deal = ["3m EEE SSS WWW NNN C", "2m4m 999m 111p 999s CC", "33m 666m 777m 888m FF",
+            "12m ?????????? 5s"]
+    s = run(start("shandong", deal), ev.Discarded(seat=0, tile="3m"))
+    assert s.seats[3].unknown == 10 and s.seats[3].standing == 13
+    with pytest.raises(EventRefused, match="10 unseen tile"):
+        s.apply(ev.Won(seats=(3,)))
+    with pytest.raises(EventRefused, match="lacks 5s it is known to hold"):
+        s.apply(ev.Won(seats=(3,), reveal={3: "12m456p789p234s55p"}))
+    s = s.apply(ev.Won(seats=(3,), reveal={3: "12m456p789p234s55s"}))
+    assert s.record.to_json()["seats"][3]["concealed"] == "123m456789p234555s"  # + the 3m
+    assert s.settlement.payments == [-25, 0, 0, 25]
+
+
+def test_a_known_tile_can_come_out_of_the_unseen_ones() -> None:
+    deal = ["3m EEE SSS WWW NNN C", "?????????????", "33m 666m 777m 888m FF",
+            "12m 456p 789p 234s 55s"]
+    s = run(start("shandong", deal), ev.Discarded(seat=0, tile="3m"), ev.Drew(seat=1),
+            ev.Discarded(seat=1, tile="9s"))
+    assert s.seats[1].unknown == 13 and s.seats[1].river == [26]
+    with pytest.raises(EventRefused, match="5 copies of E"):
+        run(s, ev.Drew(seat=2, tile="E"), ev.Discarded(seat=2, tile="E"),
+            ev.Drew(seat=3, tile="E"))
+
+
+def test_wall_thresholds_and_the_draw_game() -> None:
+    assert start("shandong", PRIORITY_DEAL).drawable == 144 - 53 - 12  # 6 stacks stay
+    assert start("shanghai", PRIORITY_DEAL).drawable == 144 - 53
+    liaoyang = ["3m 3p 3s EEE SSS WWW NN", "2m4m 999m 111p 999s CC", "33m 666m 777m 888m FF",
+                "12m 456p 789p 234s 55s"]
+    s = start("liaoyang", liaoyang, indicator="2m")  # 混 = 3m
+    assert s.drawable == 136 - 53 - 16
+    s = s.apply(ev.Discarded(seat=0, tile="3m"))  # a 混 thrown: 2 more tiles stay
+    assert s.drawable == 136 - 53 - 16 - 2 and s.seats[0].hun_discarded == 1
+    with pytest.raises(EventRefused, match="65 tile\\(s\\) are still drawable"):
+        s.apply(ev.DrawGame())
+
+
+def test_no_kong_once_the_wall_is_at_its_end() -> None:
+    deal = ["E 1m1m1m 9m9m9m 1p1p1p 9p9p N W", "SSS WWW NNN CCC 1s", "EEE 234m 567m 678p 5s",
+            "FFF PPP 2p2p2p 3p3p3p 4p"]
+    s = run(start("shandong", deal), ev.Discarded(seat=0, tile="E"))
+    s = s.clone()
+    s.undrawn = 12  # six stacks left: nothing more is drawn
+    with pytest.raises(EventRefused, match=r"6 stacks remain.*kong now has no effect"):
+        s.apply(ev.Konged(seat=2, kind="exposed"))
+    s2 = s.apply(ev.DrawGame())
+    assert s2.record.outcome == "draw" and s2.settlement.payments == [0, 0, 0, 0]
+    assert s2.settlement.next_dealer == 1  # a draw passes the deal to the dealer's 下家
+
+
+def test_liaoyang_refusals() -> None:
+    deal = ["3m 3p 3s EEE SSS WWW NN", "2m4m 999m 111p 999s CC", "3m3m 666m 777m 888m FF",
+            "12m 456p 789p 234s 55s"]
+    s = start("liaoyang", deal, indicator="2m")  # 混 = 3m
+    s = s.apply(ev.Discarded(seat=0, tile="3m"))
+    with pytest.raises(EventRefused, match="混 \\(3m\\) may not be used to 碰"):
+        s.apply(ev.Punged(seat=2))
+    with pytest.raises(EventRefused, match="one winner per discard: seat 1"):
+        s.apply(ev.Won(seats=(3, 1)))
+    s = run(start("liaoyang", deal, indicator="2m"), ev.Discarded(seat=0, tile="N"),
+            ev.Drew(seat=1, tile="5m"), ev.Discarded(seat=1, tile="5m"),
+            ev.Drew(seat=2, tile="1s"), ev.Discarded(seat=2, tile="3m"),
+            ev.Drew(seat=3, tile="1s"), ev.Discarded(seat=3, tile="1s"),
+            ev.Drew(seat=0, tile="3m"))
+    with pytest.raises(EventRefused, match="seat 2 discarded a 混 and cannot win"):
+        run(s, ev.Discarded(seat=0, tile="3m"), ev.Won(seats=(2,)))
+
+
+def test_shanghai_louhu_until_the_player_draws() -> None:
+    deal = ["8m 9m EEE SSS WWW NNN", "8m 1p2p3p 4p5p6p 7p8p9p CCC", "2s3s4s 5s6s7s 2p2p FFF PP",
+            "111m 234m 567m 88m 99m"]
+    s = run(start("shanghai", deal), ev.Discarded(seat=0, tile="8m"),
+            ev.Drew(seat=1, tile="1s"))  # seat 3 lets the 8m go by
+    assert s.seats[3].louhu == {7}
+    s = s.apply(ev.Discarded(seat=1, tile="8m"))
+    with pytest.raises(EventRefused, match="漏胡: seat 3 passed on 8m"):
+        s.apply(ev.Won(seats=(3,)))
+    s = run(s, ev.Drew(seat=2, tile="1s"), ev.Discarded(seat=2, tile="1s"),
+            ev.Drew(seat=3, tile="N"), ev.Discarded(seat=3, tile="N"),
+            ev.Drew(seat=0, tile="1s"), ev.Discarded(seat=0, tile="9m"))
+    s = s.apply(ev.Won(seats=(3,)))  # it drew since: 9m may win
+    assert s.record.wins[0].tile == 8 and s.settlement.payments[3] > 0
+
+
+def test_discard_after_own_kong_is_marked() -> None:
+    deal = ["E 1m1m1m 9m9m9m 1p1p1p 9p9p N W", "SSS WWW NNN CCC 1s", "EEE 234m 567m 678p 5s",
+            "FFF PPP 2p2p2p 3p3p3p 4p"]
+    s = run(start("shandong", deal), ev.Discarded(seat=0, tile="E"),
+            ev.Konged(seat=2, kind="exposed"), ev.Drew(seat=2, tile="1s"),
+            ev.Discarded(seat=2, tile="5s"))
+    assert s.window is not None and s.window.after_kong

@@ -1,0 +1,270 @@
+"""`mjtable match new|list|show|export|replay|add-hand|amend|event`: the referee's match log.
+
+A thin layer over :class:`scoring.match.MatchStore`; ``--db`` picks the database file (default:
+``matches.sqlite3`` in the user's data folder).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from scoring.match import Match, MatchStore
+from ui.errors import CommandError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("match", help="referee log: follow a match hand by hand",
+                       description="Create matches, append finished hands or table events, "
+                                   "amend them, and show, replay or export a match.")
+    p.add_argument("--db", help="match database file (default: the user's data folder)")
+    msub = p.add_subparsers(dest="match_command", metavar="ACTION")
+
+    q = msub.add_parser("new", help="start a match")
+    q.add_argument("--ruleset", required=True, help="shandong, liaoyang or shanghai")
+    q.add_argument("--players", nargs=4, required=True, metavar="NAME",
+                   help="four names, in seat order 0..3 (play order)")
+    q.add_argument("--dealer", default="random",
+                   help="first dealer's seat 0..3, or 'random' (default)")
+    q.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="house-rule option (repeatable), e.g. base=10")
+    q.add_argument("--title", help="a name for the match")
+    q.add_argument("--who", default="", help="who creates it (kept in the log)")
+    q.set_defaults(func=run_new)
+
+    q = msub.add_parser("list", help="list matches")
+    q.set_defaults(func=run_list)
+
+    q = msub.add_parser("show", help="totals, dealer, counters and every hand of a match")
+    q.add_argument("match", type=int)
+    q.add_argument("--log", action="store_true", help="also print every logged event")
+    q.add_argument("--json", action="store_true", help="print the export JSON instead")
+    q.set_defaults(func=run_show)
+
+    q = msub.add_parser("export", help="export a match as JSON (records + events) or CSV")
+    q.add_argument("match", type=int)
+    q.add_argument("--format", choices=("json", "csv"), default="json")
+    q.add_argument("-o", "--output", help="write to this file instead of stdout")
+    q.set_defaults(func=run_export)
+
+    q = msub.add_parser("replay", help="replay a match from its log and print it hand by hand")
+    q.add_argument("match", type=int)
+    q.set_defaults(func=run_replay)
+
+    q = msub.add_parser("add-hand", help="append a finished hand record (JSON; '-' = stdin)")
+    q.add_argument("match", type=int)
+    q.add_argument("file")
+    q.add_argument("--who", default="", help="who enters it")
+    q.add_argument("--why", default="", help="a note kept with it")
+    q.set_defaults(func=run_add_hand)
+
+    q = msub.add_parser("amend", help="correct or strike a logged event (the original stays)")
+    q.add_argument("match", type=int)
+    q.add_argument("seq", type=int, help="the event's number in the log (see show --log)")
+    what = q.add_mutually_exclusive_group(required=True)
+    what.add_argument("--event", metavar="FILE",
+                      help="the corrected event (JSON; '-' = stdin); for a hand, a hand record")
+    what.add_argument("--strike", action="store_true", help="strike the event out")
+    q.add_argument("--who", required=True, help="who makes the correction")
+    q.add_argument("--why", required=True, help="why")
+    q.set_defaults(func=run_amend)
+
+    q = msub.add_parser("event", help="append one table event (JSON; '-' = stdin)")
+    q.add_argument("match", type=int)
+    q.add_argument("file")
+    q.add_argument("--who", default="")
+    q.set_defaults(func=run_event)
+
+    p.set_defaults(func=lambda args: _usage(p))
+
+
+def _usage(p: argparse.ArgumentParser) -> int:
+    p.print_help()
+    return 2
+
+
+def _store(args: argparse.Namespace, create: bool = False) -> MatchStore:
+    return MatchStore.open(args.db, create=create)
+
+
+def _read_json(path: str) -> Any:
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column "
+                           f"{exc.colno}") from None
+
+
+def _option(text: str) -> tuple[str, Any]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise CommandError(f"--option wants NAME=VALUE, got {text!r}")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+def run_new(args: argparse.Namespace) -> int:
+    if args.dealer == "random":
+        dealer = None
+    elif args.dealer in ("0", "1", "2", "3"):
+        dealer = int(args.dealer)
+    else:
+        raise CommandError(f"--dealer is a seat 0..3 or 'random', got {args.dealer!r}")
+    options = dict(_option(o) for o in args.option)
+    with _store(args, create=True) as store:
+        mid = store.new_match(args.ruleset, options, args.players, dealer, title=args.title,
+                              who=args.who)
+        match = store.load(mid)
+        print(f"match {mid} ({match.ruleset}) in {store.path}: seat {match.dealer} "
+              f"({match.players[match.dealer]}) deals first")
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    with _store(args) as store:
+        for m in store.list_matches():
+            title = f" {m.title!r}" if m.title else ""
+            print(f"{m.id:4d}  {m.created_at}  {m.ruleset:<9}{title}  "
+                  f"{' / '.join(m.players)}  ({m.events} events)")
+    return 0
+
+
+def _num(x: Any) -> str:
+    return f"{x:+g}" if isinstance(x, float) else f"{x:+d}"
+
+
+def format_match(match: Match, log: bool = False) -> str:
+    """A referee's view: players, totals, counters, every hand and every correction."""
+    s = match.state
+    lines = [f"match {match.id} — {s.ruleset}{' — ' + s.title if s.title else ''}"
+             f" (created {match.created_at})"]
+    levels = s.levels
+    for k, name in enumerate(s.players):
+        level = f"  {levels[k]}" if levels else ""
+        dealer = "  dealer" if k == s.dealer else ""
+        lines.append(f"  seat {k} {name:<12} {_num(s.totals[k]):>8}{level}{dealer}")
+    if s.room:
+        lines.append(f"  paid out of the table (room's fee): {s.room:g}")
+    if s.counters:
+        lines.append("  counters: " + ", ".join(f"{k} {v}" for k, v in s.counters.items()))
+    lines.append(f"  {s.status}")
+    events = {h.seq: h for h in s.hands}
+    gone = {d.seq: d for d in s.departures}
+    for seq in sorted([*events, *gone]):
+        if seq in events:
+            h = events[seq]
+            rec = h.record
+            if rec.outcome == "draw":
+                what = "draw"
+            else:
+                what = ", ".join(
+                    f"seat {w.seat} wins {w.by.replace('_', ' ')}"
+                    + (f" from {w.from_seat}" if w.from_seat is not None else "")
+                    for w in rec.wins)
+            pay = " ".join(_num(p) for p in h.settlement.payments)
+            lines.append(f"  hand {h.number:>2} (#{h.seq}, {h.source}, dealer "
+                         f"{rec.dealer}): {what}; pays [{pay}]")
+        else:
+            d = gone[seq]
+            pay = " ".join(_num(p) for p in d.payments)
+            lines.append(f"  #{d.seq}: seat {d.seat} ({d.player}) left"
+                         + (f", {d.replacement} sits in" if d.replacement else "")
+                         + f"; pays [{pay}]")
+    for row in match.amendments:
+        a = row.event
+        what = "struck" if a.event is None else "replaced"  # type: ignore[attr-defined]
+        lines.append(f"  correction #{row.seq} at {row.at}: event #{a.target} "  # type: ignore
+                     f"{what} by {a.who}: {a.why}")  # type: ignore[attr-defined]
+    if match.problem:
+        lines.append(f"  PROBLEM: {match.problem}")
+    if log:
+        lines.append("  log:")
+        for row in match.log:
+            who = f" [{row.who}]" if row.who else ""
+            lines.append(f"    #{row.seq:<4} {row.at}{who} {row.event.describe()}")
+    return "\n".join(lines)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    with _store(args) as store:
+        if args.json:
+            print(json.dumps(store.export_json(args.match), ensure_ascii=False, indent=2))
+        else:
+            print(format_match(store.load(args.match), log=args.log))
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    with _store(args) as store:
+        if args.format == "csv":
+            text = store.export_csv(args.match)
+        else:
+            text = json.dumps(store.export_json(args.match), ensure_ascii=False, indent=2) + "\n"
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    with _store(args) as store:
+        match = store.replay(args.match)
+        cached = store.load(args.match)
+    s = match.state
+    print(f"match {match.id}: replayed {len(match.log)} logged events "
+          f"({len(match.amendments)} corrections)")
+    for h in s.hands:
+        print(f"  hand {h.number:>2} (#{h.seq}): pays "
+              f"[{' '.join(_num(p) for p in h.settlement.payments)}]  totals "
+              f"[{' '.join(_num(t) for t in h.totals_after)}]  next dealer "
+              f"{h.settlement.next_dealer}")
+    print(f"  totals [{' '.join(_num(t) for t in s.totals)}], dealer {s.dealer}")
+    if match.problem:
+        raise CommandError(f"the log stops replaying: {match.problem}")
+    if list(cached.totals) != list(s.totals):
+        raise CommandError("replay disagrees with the stored view: "
+                           f"{cached.totals} vs {s.totals}")
+    return 0
+
+
+def run_add_hand(args: argparse.Namespace) -> int:
+    record = _read_json(args.file)
+    with _store(args) as store:
+        match = store.add_hand(args.match, record, who=args.who, why=args.why)
+        h = match.hands[-1]
+        print(f"hand {h.number} logged as #{h.seq}: pays "
+              f"[{' '.join(_num(p) for p in h.settlement.payments)}]; totals "
+              f"[{' '.join(_num(t) for t in match.totals)}]; seat {match.dealer} deals next")
+    return 0
+
+
+def run_amend(args: argparse.Namespace) -> int:
+    with _store(args) as store:
+        event = None
+        if args.event:
+            data = _read_json(args.event)
+            target = next((r for r in store.events(args.match) if r.seq == args.seq), None)
+            if (target is not None and target.event.type == "hand_recorded"
+                    and data.get("type") is None):
+                data = {"type": "hand_recorded", "record": data}  # a plain hand record
+            event = data
+        match = store.amend(args.match, args.seq, event, who=args.who, why=args.why)
+        print(f"event #{args.seq} {'struck' if event is None else 'corrected'} "
+              f"(correction #{match.last_seq}); totals "
+              f"[{' '.join(_num(t) for t in match.totals)}]")
+    return 0
+
+
+def run_event(args: argparse.Namespace) -> int:
+    data = _read_json(args.file)
+    with _store(args) as store:
+        match = store.append_event(args.match, data, who=args.who)
+        print(f"#{match.last_seq} logged; {match.status}")
+    return 0
