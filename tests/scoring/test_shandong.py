@@ -164,3 +164,69 @@ def test_option_type_is_checked() -> None:
         score({**_hand("123m456p789s234s55m"), "options": {"base": "5"}})
     with pytest.raises(RecordError, match=r"options\.escape_split"):
         score({**_hand("123m456p789s234s55m"), "options": {"escape_split": "half"}})
+
+
+def _seats(**hands: dict) -> list[dict]:
+    seats = [{"concealed": "", "melds": [], "flowers": []} for _ in range(4)]
+    for k, hand in hands.items():
+        seats[int(k[1:])].update(hand)
+    return seats
+
+
+def test_first_turn_discard_must_come_before_the_winners_first_discard() -> None:
+    # dealer 0: before seat 1's first discard only the dealer has discarded
+    record = {"ruleset": "shandong", "dealer": 0, "outcome": "win",
+              "seats": _seats(s1={"concealed": "234m567m234p678s55p"}),
+              "wins": [{"seat": 1, "tile": "5p", "by": "discard", "from": 3,
+                        "first_turn": True}]}
+    with pytest.raises(RecordError, match="discards after seat 1") as info:
+        score(record)
+    assert info.value.field == "wins[0].first_turn"
+    # seat 3 discards before seat 1 when seat 3 deals: 地和 stands
+    record["dealer"] = 3
+    s = score(record)
+    assert [(i.name, i.value) for i in s.wins[0].items if i.unit == "fan"] == [("地和", 5)]
+    assert s.payments == [0, 25, 0, -25]
+    # and without first_turn the same discard is an ordinary win
+    record["dealer"] = 0
+    record["wins"][0]["first_turn"] = False
+    assert score(record).payments == [0, 5, 0, -5]
+
+
+def test_kong_replacement_from_a_fed_kong_must_name_the_feeder() -> None:
+    hand = {"concealed": "123p456p789s22s",
+            "melds": [{"type": "exposed_kong", "tiles": "6666m", "from": 0}]}
+    record = {"ruleset": "shandong", "dealer": 1, "outcome": "win", "seats": _seats(s2=hand),
+              "wins": [{"seat": 2, "tile": "2s", "by": "self_draw", "replacement": "kong"}]}
+    with pytest.raises(RecordError, match="set kong_fed_by to 0"):
+        score(record)
+    # with a 暗杠 beside it the replacement may have come from that one: an ordinary 自摸
+    record["seats"][2] = {"concealed": "123p456p22s", "flowers": [],
+                          "melds": [*hand["melds"], {"type": "concealed_kong", "tiles": "9999s"}]}
+    s = score(record)
+    # 杠上开花 2; 花: suit 明杠 1 + suit 暗杠 2; S = (5 + 3) × 2 = 16 from each
+    assert s.payments == [-16, -16, 48, -16]
+    # naming the feeder makes it 杠爆: seat 0 pays 3S alone
+    record["wins"][0]["kong_fed_by"] = 0
+    assert score(record).payments == [-48, 0, 48, 0]
+
+
+def test_flower_win_is_refused() -> None:
+    record = {"ruleset": "shandong", "dealer": 0, "outcome": "win",
+              "seats": _seats(s1={"concealed": "123m456p789s234s5m",
+                                  "flowers": [f"f{i}" for i in range(1, 9)]}),
+              "wins": [{"seat": 1, "tile": "f8", "by": "self_draw"}]}
+    with pytest.raises(InvalidHand, match="no win by flowers") as info:
+        score(record)
+    assert info.value.reason == "flower_win"
+
+
+def test_pengpenghe_needs_a_258_pair() -> None:
+    melds = [{"type": "pung", "tiles": "777s", "from": 0},
+             {"type": "pung", "tiles": "NNN", "from": 3}]
+    record = {"ruleset": "shandong", "dealer": 0, "outcome": "win",
+              "seats": _seats(s1={"concealed": "222m555p33s", "melds": melds}),
+              "wins": [{"seat": 1, "tile": "5p", "by": "discard", "from": 0}]}
+    with pytest.raises(InvalidHand, match="258") as info:
+        score(record)
+    assert info.value.reason == "pair_not_258"

@@ -121,7 +121,9 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
         if choice == "kong" and kongs:
             win["replacement"] = "kong"
             fed = [m["from"] for m in kongs if m["type"] == "exposed_kong"]
-            if fed and draw(st.booleans()):
+            # when every kong is a 明杠 from one seat, the record must name it (杠爆)
+            forced = len(fed) == len(kongs) and len(set(fed)) == 1
+            if fed and (forced or draw(st.booleans())):
                 win["kong_fed_by"] = fed[0]
         elif choice == "flower" and flowers:
             win["replacement"] = "flower"

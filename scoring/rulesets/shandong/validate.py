@@ -8,12 +8,16 @@ from typing import Any
 from scoring.errors import InvalidHand, RecordError
 from scoring.record import HandRecord, Win
 from scoring.rulesets.shandong.shapes import winning_readings
-from scoring.tiles import TILE_NAMES
+from scoring.tiles import TILE_NAMES, is_flower
 
 
 def validate(record: HandRecord, options: Mapping[str, Any]) -> None:
     for i, win in enumerate(record.wins):
         where = f"wins[{i}]"
+        if is_flower(win.tile):
+            raise InvalidHand("Shandong has no win by flowers (八花齐 is a Shanghai hand); "
+                              "flowers are set aside and replaced", f"{where}.tile",
+                              reason="flower_win")
         _check_minglou(record, win, where)
         _check_first_turn(record, win, where)
         _check_replacement(record, win, where)
@@ -40,6 +44,15 @@ def _check_first_turn(record: HandRecord, win: Win, where: str) -> None:
         if seat.is_open:
             raise RecordError(f"a first-turn win (天和/地和) comes before any claim, but "
                               f"seat {k} shows a claimed meld", f"{where}.first_turn")
+    if win.by == "discard":
+        # before the winner's own first discard only the seats from the dealer up to its 上家
+        # have discarded
+        assert win.from_seat is not None
+        if (win.from_seat - record.dealer) % 4 > (win.seat - record.dealer) % 4:
+            raise RecordError(f"a first-turn win (地和) comes before the winner's own first "
+                              f"discard, but seat {win.from_seat} discards after seat "
+                              f"{win.seat} in the first go-around (dealer {record.dealer})",
+                              f"{where}.first_turn")
 
 
 def _check_replacement(record: HandRecord, win: Win, where: str) -> None:
@@ -55,6 +68,14 @@ def _check_replacement(record: HandRecord, win: Win, where: str) -> None:
                                    for m in seat.melds):
         raise RecordError(f"杠爆 needs an exposed_kong claimed from seat {fed} among the "
                           "winner's melds", f"{where}.kong_fed_by")
+    feeders = {m.from_seat for m in seat.melds if m.type == "exposed_kong"}
+    if (win.replacement == "kong" and fed is None and len(feeders) == 1
+            and all(m.type == "exposed_kong" for m in seat.melds if m.is_kong)):
+        # the kong the replacement came from can only be a 明杠 fed by that seat: 杠爆
+        (only,) = feeders
+        raise RecordError(f"every kong of the winner is an exposed_kong claimed from seat "
+                          f"{only}, so the replacement came from a kong that seat fed: set "
+                          f"kong_fed_by to {only} (杠爆: it pays 3S)", f"{where}.kong_fed_by")
 
 
 def _check_rob(record: HandRecord, win: Win, where: str) -> None:
