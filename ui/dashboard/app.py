@@ -54,7 +54,9 @@ def build_window(opts: RunOptions):
         window.table_bridge.connect_to(opts.port or "simulator")
     if opts.camera != "none":
         source = opts.camera if opts.camera is not None else default_source()
-        worker = CameraWorker(source, parent=window)
+        match = panel.match
+        worker = CameraWorker(source, ruleset=match.ruleset if match else None,
+                              dealer=match.dealer if match else 0, parent=window)
         window.attach_camera(worker)
         worker.start()
     return window

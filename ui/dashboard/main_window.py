@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from scoring.errors import ScoringError
-from scoring.record import HandRecord
+from scoring.record import HandRecord, Seat
 from scoring.tiles import parse_tiles
 from scoring.waiting import seat_waits
 from ui.commands.waits import parse_meld
@@ -48,6 +48,9 @@ class MainWindow(QMainWindow):
         self.operator = operator
         self.players = players or [f"{tr('seat')} {k}" for k in range(4)]
         self.totals: list[float] | None = None
+        self.live: list[Seat] | None = None  # what the camera shows while no hand is finished
+        self.live_waits: dict[int, list[tuple[int, int]]] = {}
+        self.camera: Any = None
         self.correction_log: list[Correction] = []
 
         central = QWidget()
@@ -58,7 +61,7 @@ class MainWindow(QMainWindow):
         grid.addWidget(self.view, 1, 1)
         self.seat_panels: list[SeatPanel] = []
         for seat in range(4):
-            panel = SeatPanel(seat)
+            panel = SeatPanel(seat, tile_height=40 if seat in (0, 2) else 32)
             panel.tileClicked.connect(self.correct_tile)
             panel.menuRequested.connect(self.edit_seat)
             row, col = SEAT_CELLS[seat]
@@ -133,7 +136,12 @@ class MainWindow(QMainWindow):
         name = self.players[k]
         total = self.totals[k] if self.totals else None
         if record is None:
-            return SeatView(k, name, 0, total=total)
+            dealer = self.match_panel.match.dealer if self.match_panel and \
+                self.match_panel.match else 0
+            if self.live is not None:
+                return SeatView(k, name, dealer, self.live[k], total,
+                                self.live_waits.get(k, []))
+            return SeatView(k, name, dealer, total=total)
         seat = record.seats[k]
         winners = {w.seat for w in record.wins}
         waits: list[tuple[int, int]] = []
@@ -155,9 +163,45 @@ class MainWindow(QMainWindow):
     def attach_camera(self, worker: Any) -> None:
         """Show a camera worker's frames; its drop-outs become status, never a dialog."""
         self.camera = worker
-        worker.frameReady.connect(self.show_frame, Qt.ConnectionType.QueuedConnection)
-        worker.status.connect(self.show_camera_status, Qt.ConnectionType.QueuedConnection)
+        queued = Qt.ConnectionType.QueuedConnection
+        worker.frameReady.connect(self.show_frame, queued)
+        worker.status.connect(self.show_camera_status, queued)
+        worker.reading.connect(self.show_reading, queued)
         self.camera_status.setText(tr("camera_ok"))
+
+    def show_reading(self, result: Any, waits: dict[int, list[tuple[int, int]]]) -> None:
+        """Live seats while a hand is played; a recognized win becomes the hand to score."""
+        from ui.dashboard.vision_worker import live_seats, suggestions_from
+
+        self.live = live_seats(result)
+        self.live_waits = waits
+        for event in result.events:
+            if event.type == "dice" and self.match_panel is not None:
+                a, b = event.data["dice"][:2]
+                self.match_panel.add_roll(int(a), int(b))
+            elif event.type == "win" and self.session.record is None:
+                self.take_recognized_win(result, event.data["seats"][0],
+                                         suggestions_from(result))
+        if self.session.record is None:
+            self.refresh_seats()
+
+    def take_recognized_win(self, result: Any, winner: int,
+                            suggestions: dict[TileRef, list[tuple[int, float]]]) -> None:
+        from vision.reading import build_record
+
+        match = self.match_panel.match if self.match_panel else None
+        ruleset = match.ruleset if match else "shandong"
+        dealer = match.dealer if match else 0
+        try:
+            record, notes = build_record(result.table, ruleset=ruleset, dealer=dealer,
+                                         winner=winner, dice=result.dice,
+                                         options=match.options if match else None)
+            self.session.load(record, source="camera", suggestions=suggestions)
+        except (ValueError, ScoringError) as exc:
+            self.statusBar().showMessage(f"recognized win not usable: {exc}", 10000)
+            return
+        self.statusBar().showMessage("; ".join(notes) or "hand recognized", 10000)
+        self.tabs.setCurrentWidget(self.scoring)
 
     def show_camera_status(self, kind: str, message: str) -> None:
         text = {"lost": tr("camera_lost"), "opened": tr("camera_ok"),
