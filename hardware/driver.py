@@ -100,6 +100,7 @@ class TableDriver:
         self._pending: _Pending | None = None
         self._status: TableStatus | None = None
         self._status_gen = 0
+        self._full_gen = 0  # generation of the last complete status (reply or STATUS_CHANGED)
         self._state = TableState.OFFLINE
         self._seq = random.randrange(256)
         self._last_reply = 0.0
@@ -137,6 +138,8 @@ class TableDriver:
         if self._closing.is_set():
             return
         self._closing.set()
+        with self._cond:
+            self._cond.notify_all()  # wake a caller or the heartbeat waiting for a reply
         for t in self._threads[:2]:
             t.join(timeout=2)
         with self._cond:
@@ -326,7 +329,8 @@ class TableDriver:
     def _await(self, what: str, done: Callable[[TableStatus], bool], since_gen: int,
                timeout: float | None) -> TableStatus:
         """Wait until a status newer than the command's acceptance satisfies ``done``."""
-        deadline = time.monotonic() + (timeout if timeout is not None else self.op_timeout)
+        limit = timeout if timeout is not None else self.op_timeout
+        deadline = time.monotonic() + limit
         gen = self._conn_gen
         next_poll = time.monotonic() + self.poll_interval
         while True:
@@ -341,12 +345,13 @@ class TableDriver:
                         raise TableFault(f"{what} failed: table reports "
                                          f"{st.fault.name.lower().replace('_', ' ')} "
                                          f"({st.severity.name.lower()})")
-                    if st.state is TableState.IDLE:
+                    if st.state is TableState.IDLE and self._full_gen > since_gen:
+                        # Only a complete status may say so: a lone event merged into an
+                        # older status could show "idle" from before the command.
                         raise TableError(f"{what} was stopped before it finished")
                 now = time.monotonic()
                 if now >= deadline:
-                    raise TableTimeout(f"{what} did not finish within "
-                                       f"{deadline - now + (timeout or self.op_timeout):g}s")
+                    raise TableTimeout(f"{what} did not finish within {limit:g}s")
                 if now < next_poll:
                     self._cond.wait(min(next_poll, deadline) - now)
                     continue
@@ -482,6 +487,8 @@ class TableDriver:
             new = TableStatus(**merged)
         self._status = new
         self._status_gen += 1
+        if full:
+            self._full_gen = self._status_gen
         self._cond.notify_all()
         if old is not None:
             for ev in _diff(old, new):

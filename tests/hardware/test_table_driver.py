@@ -16,6 +16,7 @@ from hardware import (
     Severity,
     Simulator,
     TableDriver,
+    TableError,
     TableEvent,
     TableFault,
     TableNak,
@@ -177,3 +178,42 @@ def test_concurrent_callers_are_serialized(table: TableDriver) -> None:
     for t in threads:
         t.join()
     assert not errors and all(tx.ok for tx in table.transactions)
+
+
+def test_stop_during_shuffle_is_reported_not_mistaken_for_done() -> None:
+    with start_simulator(speed=20, seed=1) as sim, open_table(sim.url, **FAST) as table:
+        outcome: list[object] = []
+
+        def shuffle() -> None:
+            try:
+                outcome.append(table.shuffle())
+            except TableError as exc:
+                outcome.append(exc)
+        worker = threading.Thread(target=shuffle)
+        worker.start()
+        wait_for(lambda: table.state is TableState.SHUFFLING)
+        table.stop()
+        worker.join(timeout=5)
+        assert isinstance(outcome[0], TableError)
+        assert "stopped before it finished" in str(outcome[0])
+        assert table.status().shuffles == 0
+
+
+def test_a_motion_longer_than_its_timeout_times_out() -> None:
+    with start_simulator(speed=1, seed=1) as sim, open_table(sim.url, **FAST) as table:
+        with pytest.raises(TableTimeout, match=r"shuffle did not finish within 0\.2s"):
+            table.shuffle(timeout=0.2)
+        table.stop()
+
+
+def test_events_arrive_exactly_once_although_event_frames_are_lost() -> None:
+    with start_simulator(speed=2000, seed=8, faults="drop=0.05,duplicate=0.05") as sim, \
+            open_table(sim.url, **FAST) as table:
+        events, _ = collect(table)
+        rolls = [table.roll_dice() for _ in range(40)]
+        wait_for(lambda: sum(e.kind is EventKind.DICE for e in events) >= 40)
+        time.sleep(0.1)
+        dice_events = [e for e in events if e.kind is EventKind.DICE]
+        assert [e.data["rolls"] for e in dice_events] == list(range(1, 41))
+        assert [tuple(e.data["dice"]) for e in dice_events] == rolls
+        assert sim.counters["dropped_out"] > 0 and sim.counters["duplicated_out"] > 0
