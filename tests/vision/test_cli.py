@@ -1,0 +1,82 @@
+"""mjtable detect / read / watch: output formats and clear errors (models built in the test)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from onnx_graphs import fixed_detector
+
+from scoring.tiles import CLASS_NAMES
+from ui.cli import main
+
+SAMPLES = Path(__file__).resolve().parents[2] / "vision" / "samples"
+
+
+@pytest.fixture
+def models(tmp_path: Path) -> Path:
+    """A 'models' folder whose detector always finds a 5p and a die showing 4 (die4 class)."""
+    folder = tmp_path / "models"
+    folder.mkdir()
+    names = [*CLASS_NAMES[:42], "die1", "die2", "die3", "die4", "die5", "die6"]
+    fixed_detector(folder / "detector.onnx", names,
+                   [(320, 320, 100, 50, 13, 0.9), (100, 400, 30, 30, 45, 0.8)])
+    return folder
+
+
+def test_detect_json_line_per_image(models: Path, tmp_path: Path, capsys) -> None:
+    img = tmp_path / "a.png"
+    cv2.imwrite(str(img), np.zeros((720, 1280, 3), np.uint8))
+    assert main(["detect", "--json", "--models", str(models), str(img), str(img)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    out = json.loads(lines[0])
+    assert list(out) == ["image", "width", "height", "detections"]
+    assert (out["image"], out["width"], out["height"]) == (str(img), 1280, 720)
+    tile, die = out["detections"]
+    assert tile == {"label": "5p", "box": [540.0, 310.0, 740.0, 410.0], "confidence": 0.9}
+    assert die["label"] == "die" and die["face"] == 4 and set(die) == {"label", "box",
+                                                                     "confidence", "face"}
+
+
+def test_detect_conf_filters(models: Path, tmp_path: Path, capsys) -> None:
+    img = tmp_path / "a.png"
+    cv2.imwrite(str(img), np.zeros((640, 640, 3), np.uint8))
+    assert main(["detect", "--json", "--conf", "0.85", "--models", str(models), str(img)]) == 0
+    assert [d["label"] for d in json.loads(capsys.readouterr().out)["detections"]] == ["5p"]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["detect", "--conf", "2", "x.png"], "--conf must lie in 0..1"),
+    (["detect", "MISSING.png"], "MISSING.png: no such image file"),
+    (["read", "x.png", "--ruleset", "nowhere"], "unknown ruleset 'nowhere'"),
+    (["watch", "MISSING.mp4"], "no such file, folder or camera"),
+])
+def test_errors_are_one_line(argv, message, models: Path, capsys) -> None:
+    if argv[0] in ("detect", "watch"):
+        argv = [argv[0], "--models", str(models), *argv[1:]]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_corrupt_image_is_a_clear_error(models: Path, tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"\xff\xd8\xff\xe0 not really")
+    assert main(["detect", "--models", str(models), str(bad)]) == 2
+    assert "bad.jpg: cannot decode the image" in capsys.readouterr().err
+
+
+def test_watch_prints_json_events(models: Path, tmp_path: Path, capsys) -> None:
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((64, 64, 3), 10 * i, np.uint8))
+    assert main(["watch", "--models", str(models), "--stable", "1", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    lines = [json.loads(x) for x in captured.out.splitlines()]
+    assert lines[0] == {"type": "capture", "kind": "opened",
+                        "message": f"folder {tmp_path} opened"}
+    assert all("type" in x for x in lines)
+    assert "3 frames" in captured.err
