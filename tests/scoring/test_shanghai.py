@@ -205,3 +205,40 @@ def test_partner_discards_while_another_contract_stands() -> None:
     assert ready.payments == [-40, 60, -20, 0]
     not_ready = scoring.score(_two_partner_record(win, (False,) * 4))
     assert not_ready.payments == [-50, 50, 0, 0]  # 60 owed, capped at 50
+
+
+_MIXED = {"concealed": "77mEEE", "melds": [
+    {"type": "chow", "tiles": "123m", "from": 3}, {"type": "chow", "tiles": "456m", "from": 3},
+    {"type": "pung", "tiles": "999m", "from": 2}]}  # 混一色 U = 3, 杠开 would raise it to 10
+
+
+def test_replacement_needs_the_kong_or_flower_it_replaced() -> None:
+    with pytest.raises(RecordError, match="needs a kong among the winner's melds"):
+        scoring.score(_record(_MIXED, {"tile": "7m", "by": "self_draw", "replacement": "kong"}))
+    with pytest.raises(RecordError, match="needs a flower among the winner's flowers"):
+        scoring.score(_record(_MIXED, {"tile": "7m", "by": "self_draw",
+                                       "replacement": "flower"}))
+    kong = {**_MIXED, "melds": [*_MIXED["melds"][:2],
+                                {"type": "exposed_kong", "tiles": "9999m", "from": 2}]}
+    with pytest.raises(RecordError, match="exposed_kong claimed from seat 1"):
+        scoring.score(_record(kong, {"tile": "7m", "by": "self_draw", "replacement": "kong",
+                                     "kong_fed_by": 1}))
+    s = scoring.score(_record(kong, {"tile": "7m", "by": "self_draw", "replacement": "kong",
+                                     "kong_fed_by": 2}))
+    assert s.payments == [30, -10, -10, -10]  # 杠开 floor: 2 + 1 + 1 = 4 -> 10
+    flowered = {**_MIXED, "flowers": ["f3"]}
+    s = scoring.score(_record(flowered, {"tile": "7m", "by": "self_draw",
+                                         "replacement": "flower"}))
+    assert s.payments == [30, -10, -10, -10]
+
+
+def test_more_than_four_melds_refused() -> None:
+    # a fifth meld would also invent a 承包 (seat 1 claimed 5 times on the winner, seat 0)
+    rec = _record(_MIXED, {"tile": "7m", "by": "discard", "from": 2})
+    rec["seats"][1] = {"melds": [{"type": "pung", "tiles": t, "from": 0}
+                                 for t in ("111p", "222p", "333p", "444p", "555p")]}
+    with pytest.raises(RecordError, match="seat 1 shows 5 melds"):
+        scoring.score(rec)
+    rec["seats"][1]["melds"].pop()
+    # 4 melds: a real contract; the discarder, outside it and not ready, pays 2U
+    assert scoring.score(rec).payments == [6, 0, -6, 0]

@@ -153,8 +153,12 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
             hand["concealed"] = " ".join(tiles)
             hand["flowers"] = list(FLOWER_NAMES)
             win["tile"] = draw(st.sampled_from(FLOWER_NAMES))
-        elif draw(st.booleans()):
-            win["replacement"] = draw(st.sampled_from(["kong", "flower"]))
+        else:
+            # 杠开 only where the record shows what was replaced (a kong, a flower)
+            kinds = ["kong"] * any(m["type"].endswith("kong") for m in hand["melds"])
+            kinds += ["flower"] * bool(hand["flowers"])
+            if kinds and draw(st.booleans()):
+                win["replacement"] = draw(st.sampled_from(kinds))
         seats[w] = hand
         wins.append(win)
     elif mode == "rob_kong":

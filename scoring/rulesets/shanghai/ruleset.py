@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring.errors import InvalidHand
 from scoring.record import HandRecord, Meld, Win
 from scoring.rulesets.base import Ruleset, WallBreak
 from scoring.rulesets.shanghai import payments, table
@@ -13,8 +12,8 @@ from scoring.rulesets.shanghai.contracts import contracts
 from scoring.rulesets.shanghai.evaluator import ShareResult, evaluate, qualifying_patterns
 from scoring.rulesets.shanghai.hand import WinFacts
 from scoring.rulesets.shanghai.options import OPTIONS
+from scoring.rulesets.shanghai.validate import validate_record
 from scoring.settlement import Item, Settlement, Transfer, WinScore
-from scoring.tiles import TILE_NAMES
 
 
 class ShanghaiRuleset(Ruleset):
@@ -23,15 +22,10 @@ class ShanghaiRuleset(Ruleset):
     options = OPTIONS
 
     def validate(self, record: HandRecord) -> None:
-        """Refuse a win with no Shanghai pattern, and a 抢杠 of anything but a 补杠."""
+        """Refuse an impossible record (see :mod:`.validate`) and a win with no pattern."""
         opts = self.resolve_options(record.options)
-        for i, w in enumerate(record.wins):
-            if w.by == "rob_kong":
-                robbed = record.seats[w.from_seat]  # type: ignore[index]
-                if not any(m.type == "pung" and m.kind == w.tile for m in robbed.melds):
-                    raise InvalidHand(
-                        f"only a 补杠 can be robbed (抢杠): seat {w.from_seat} has no pung of "
-                        f"{TILE_NAMES[w.tile]} to add to", f"wins[{i}].from", reason="rob_kong")
+        validate_record(record)
+        for w in record.wins:
             evaluate(WinFacts.of(record, w), opts, record.context)
 
     def score(self, record: HandRecord) -> Settlement:
