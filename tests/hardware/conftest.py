@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from table_helpers import FAST
 
 from hardware import Simulator, TableDriver, open_table, start_simulator
-
-FAST = {"ack_timeout": 0.05, "poll_interval": 0.05, "backoff": (0.02, 0.2), "op_timeout": 10.0}
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import threading
 import time
 
 import pytest
-from conftest import FAST
+from table_helpers import FAST, collect, wait_for
 
 from hardware import (
     AuditLog,
@@ -27,21 +27,6 @@ from hardware import (
     open_table,
     start_simulator,
 )
-
-
-def collect(driver: TableDriver) -> tuple[list[TableEvent], list[TableState]]:
-    events: list[TableEvent] = []
-    states: list[TableState] = []
-    driver.on_event(events.append)
-    driver.on_state(states.append)
-    return events, states
-
-
-def wait_for(cond, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.01)
 
 
 def test_identify_and_status_over_a_pty(table: TableDriver, sim: Simulator) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_table_driver import wait_for
+from table_helpers import wait_for
 
 from hardware import (
     FaultSpec,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import FAST
-from test_table_driver import collect, wait_for
+from table_helpers import FAST, collect, wait_for
 
 from hardware import (
     EventKind,
