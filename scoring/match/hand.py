@@ -142,6 +142,8 @@ class HandState:
     rolls: list[tuple[int, tuple[int, int]]] = field(default_factory=list)
     wall_seat: int | None = None
     stacks: int | None = None
+    indicator_stack: int | None = None  # Liaoyang: the stack whose top tile is the indicator
+    wall_text: str = ""  # the ruleset's reading of the dice, for the referee
     indicator: Tile | None = None
     dealt: bool = False
     started: bool = False  # the dealer has discarded: the deal's flower round is over
@@ -185,6 +187,14 @@ class HandState:
     @property
     def drawable(self) -> int:
         return wall.drawable(self.ruleset, self.undrawn, self.hun_total)
+
+    def wall(self) -> dict[str, Any]:
+        """Where the wall was broken and what it still holds (the dashboard's wall panel)."""
+        return {"wall_seat": self.wall_seat, "stacks_skipped": self.stacks,
+                "indicator_stack": self.indicator_stack, "explanation": self.wall_text,
+                "undrawn": self.undrawn, "drawable": self.drawable,
+                "kept_back": wall.reserve(self.ruleset, self.hun_total),
+                "hun": TILE_NAMES[self.hun] if self.hun is not None else None}
 
     def status(self) -> str:
         """One line a referee reads: whose turn, what is expected, what the wall holds."""
@@ -251,6 +261,8 @@ class HandState:
                 if stacks is not None and stacks != wb.stacks_skipped:
                     raise EventRefused(f"the dice skip {wb.stacks_skipped} stacks, not {stacks}")
                 wall_seat, stacks = wb.wall_seat, wb.stacks_skipped
+                s.indicator_stack = wb.indicator_stack
+                s.wall_text = wb.explanation
         s.wall_seat = wall_seat if wall_seat is not None else -1
         s.stacks = stacks
 

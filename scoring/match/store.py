@@ -233,10 +233,11 @@ class MatchStore:
         """Create a match and return its id; a random first dealer unless one is given."""
         if first_dealer is None:
             first_dealer = random.SystemRandom().randrange(4)
-        event = MatchCreated(ruleset=ruleset, players=tuple(players),  # type: ignore[arg-type]
+        draft = MatchCreated(ruleset=ruleset, players=tuple(players),  # type: ignore[arg-type]
                              first_dealer=first_dealer, options=dict(options or {}), title=title)
-        event = event_from_json(event.to_json())  # the same checks as a stored event
-        MatchState.create(event)  # type: ignore[arg-type]
+        event = event_from_json(draft.to_json())  # the same checks as a stored event
+        assert isinstance(event, MatchCreated)
+        MatchState.create(event)
         with self._lock, self._write() as db:
             cur = db.execute("INSERT INTO matches (created_at, ruleset, title) VALUES (?, ?, ?)",
                              (_now(), ruleset, title))

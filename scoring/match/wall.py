@@ -26,12 +26,16 @@ ROLLS = {"shandong": 2, "liaoyang": 2, "shanghai": 1}
 
 
 def reserve(ruleset: str, hun_discarded: int = 0) -> int:
-    """Tiles that stay in the wall when play stops."""
+    """Tiles that stay in the wall when play stops, as each ruleset's table module says."""
     if ruleset == "shandong":
-        return 12  # 6 stacks of two
+        from scoring.rulesets.shandong.table import STACKS_LEFT_AT_DRAW
+
+        return 2 * STACKS_LEFT_AT_DRAW  # an odd tile counts as a stack: stop at 12 tiles
     if ruleset == "liaoyang":
-        return 16 + 2 * hun_discarded
-    return 0
+        from scoring.rulesets.liaoyang.dice import draw_threshold
+
+        return int(draw_threshold(hun_discarded))
+    return 0  # Shanghai plays the wall out
 
 
 def drawable(ruleset: str, undrawn: int, hun_discarded: int = 0) -> int:

@@ -207,3 +207,21 @@ def test_discard_after_own_kong_is_marked() -> None:
             ev.Konged(seat=2, kind="exposed"), ev.Drew(seat=2, tile="1s"),
             ev.Discarded(seat=2, tile="5s"))
     assert s.window is not None and s.window.after_kong
+
+
+def test_wall_break_from_the_dice_is_checked_and_explained() -> None:
+    s = HandState.start("shandong", {}, 1, {})
+    s = run(s, ev.DiceRolled(seat=1, dice=(2, 1)), ev.DiceRolled(seat=1, dice=(4, 4)))
+    # first sum 3 counts walls from the dealer (seat 1 = 1): seat 3; 3 + 8 = 11 stacks
+    with pytest.raises(EventRefused, match="break the wall of seat 3, not seat 2"):
+        s.apply(ev.WallBroken(wall_seat=2))
+    s = s.apply(ev.WallBroken(wall_seat=3, stacks=11))
+    info = s.wall()
+    assert (info["wall_seat"], info["stacks_skipped"], info["kept_back"]) == (3, 11, 12)
+    assert info["explanation"]
+    ly = HandState.start("liaoyang", {}, 0, {})
+    with pytest.raises(EventRefused, match="makes seat 2 the second roller"):
+        run(ly, ev.DiceRolled(seat=0, dice=(1, 2)), ev.DiceRolled(seat=1, dice=(1, 1)))
+    ly = run(ly, ev.DiceRolled(seat=0, dice=(1, 2)), ev.DiceRolled(seat=2, dice=(3, 3)),
+             ev.WallBroken())
+    assert (ly.wall_seat, ly.indicator_stack, ly.stacks) == (2, 3, 9)
