@@ -19,6 +19,12 @@ The dashboard's API in one page (Qt-free; wrap the callbacks in Qt signals)::
     table.state, table.last_status, table.stats, table.transactions
     table.close(); sim.stop()
 
+To miss nothing (not even the first ``connected`` event), subscribe before connecting::
+
+    table = TableDriver(url, "default", ack_timeout=0.3, op_timeout=120, poll_interval=0.5)
+    table.on_event(...); table.on_state(...)
+    table.start(require=False)   # False: a table not plugged in yet is waited for (offline)
+
 Callbacks run on the driver's dispatcher thread, never on the reader. Failures raise subclasses
 of ``TableError`` with a one-line message: ``TableOffline`` (port gone; the driver reconnects
 with exponential backoff in the background), ``TableTimeout`` (no reply after every retry the

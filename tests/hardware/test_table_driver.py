@@ -202,3 +202,11 @@ def test_events_arrive_exactly_once_although_event_frames_are_lost() -> None:
         assert [e.data["rolls"] for e in dice_events] == list(range(1, 41))
         assert [tuple(e.data["dice"]) for e in dice_events] == rolls
         assert sim.counters["dropped_out"] > 0 and sim.counters["duplicated_out"] > 0
+
+
+def test_the_url_chooses_the_transport_spy_wraps_the_pty(sim: Simulator, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    dump = tmp_path / "spy.txt"
+    with open_table(f"spy://{sim.url}?file={dump}", **FAST) as table:
+        assert table.status().state is TableState.IDLE
+    text = dump.read_text()
+    assert "TX" in text and "AA 00" in text  # pyserial's own hexdump of our frames
