@@ -230,3 +230,20 @@ def test_pengpenghe_needs_a_258_pair() -> None:
     with pytest.raises(InvalidHand, match="258") as info:
         score(record)
     assert info.value.reason == "pair_not_258"
+
+
+def test_first_turn_with_a_concealed_kong_is_on_its_replacement() -> None:
+    hand = {"concealed": "123m456m234s55s", "melds": [{"type": "concealed_kong",
+                                                       "tiles": "7777p"}]}
+    record = {"ruleset": "shandong", "dealer": 0, "outcome": "win", "seats": _seats(s1=hand),
+              "wins": [{"seat": 1, "tile": "5s", "by": "self_draw", "first_turn": True}]}
+    with pytest.raises(RecordError, match="replacement tile"):
+        score(record)
+    record["wins"][0] = {"seat": 1, "tile": "5s", "by": "discard", "from": 0,
+                         "first_turn": True}
+    with pytest.raises(RecordError, match="replacement tile"):
+        score(record)
+    record["wins"][0] = {"seat": 1, "tile": "5s", "by": "self_draw", "first_turn": True,
+                         "replacement": "kong"}
+    # 地和 5 + 杠上开花 2; 花: suit 暗杠 2; S = (5 + 2) × 7 = 49 from each
+    assert score(record).payments == [-49, 147, -49, -49]

@@ -127,7 +127,8 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
                 win["kong_fed_by"] = fed[0]
         elif choice == "flower" and flowers:
             win["replacement"] = "flower"
-        if not any(m["type"] != "concealed_kong" for m in melds) and draw(st.booleans()):
+        no_claim = not any(m["type"] != "concealed_kong" for m in melds)
+        if no_claim and (not melds or "replacement" in win) and draw(st.booleans()):
             win["first_turn"] = True
     return {"ruleset": "shandong", "options": {"base": draw(st.sampled_from([5, 10]))},
             "dealer": dealer, "seats": seats, "outcome": "win", "wins": [win],

@@ -44,6 +44,13 @@ def _check_first_turn(record: HandRecord, win: Win, where: str) -> None:
         if seat.is_open:
             raise RecordError(f"a first-turn win (天和/地和) comes before any claim, but "
                               f"seat {k} shows a claimed meld", f"{where}.first_turn")
+    if any(m.type == "concealed_kong" for m in record.seats[win.seat].melds) and (
+            win.replacement is None):
+        # a 暗杠 declared before the first discard draws a replacement, and the win can only
+        # be on that (or on a flower's replacement after it): a dealt-complete hand shows no kong
+        raise RecordError(f"seat {win.seat} shows a 暗杠, declared before its first discard, "
+                          "so a first-turn win after it is the self-drawn replacement tile "
+                          "(replacement 'kong' or 'flower')", f"{where}.first_turn")
     if win.by == "discard":
         # before the winner's own first discard only the seats from the dealer up to its 上家
         # have discarded
