@@ -8,7 +8,9 @@ from collections.abc import Callable
 from hardware import TableDriver, TableEvent, TableState
 
 #: Driver timings to match a time-scaled simulator.
-FAST = {"ack_timeout": 0.05, "poll_interval": 0.05, "backoff": (0.02, 0.2), "op_timeout": 10.0}
+#: Five missed heartbeats (not three) before "offline", so a busy CI box is not a lost cable.
+FAST = {"ack_timeout": 0.05, "poll_interval": 0.05, "backoff": (0.02, 0.2), "op_timeout": 10.0,
+        "heartbeat_misses": 5}
 
 
 def collect(driver: TableDriver) -> tuple[list[TableEvent], list[TableState]]:
