@@ -1,0 +1,121 @@
+"""Events: a stable JSON form read back unchanged; malformed ones refused by key."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scoring.match import BadEvent, MatchStore, event_from_json
+from scoring.match import events as ev
+from scoring.match.errors import EventRefused
+from tests.match.conftest import case
+
+SAMPLES = [
+    ev.MatchCreated(ruleset="shandong", players=("a", "b", "c", "d"), first_dealer=1,
+                    options={"base": 10}, title="final"),
+    ev.HandRecorded(record={"ruleset": "shandong"}),
+    ev.PlayerLeft(seat=2, flower_points=3, replacement="e"),
+    ev.Amendment(target=4, who="ref", why="typo", event={"type": "pung", "seat": 1}),
+    ev.DiceRolled(seat=0, dice=(3, 5)),
+    ev.WallBroken(wall_seat=2, stacks=8),
+    ev.IndicatorTurned(tile="9m"),
+    ev.Dealt(hands=("123m??", "?", "EEE", "")),
+    ev.Drew(seat=1, tile="5p"),
+    ev.Drew(seat=1),
+    ev.FlowerSetAside(seat=3, tile="f2"),
+    ev.Discarded(seat=0, tile="C"),
+    ev.Chowed(seat=1, tiles="345s"),
+    ev.Punged(seat=2),
+    ev.Konged(seat=3, kind="added", tile="E"),
+    ev.Declared(seat=1, what="minglou"),
+    ev.Won(seats=(1, 3), reveal={1: "123m"}, ready=(2,), bao_tile="5s"),
+    ev.DrawGame(reveal={0: "11m"}),
+]
+
+
+@pytest.mark.parametrize("event", SAMPLES, ids=[e.type for e in SAMPLES])
+def test_json_round_trip(event: ev.Event) -> None:
+    text = json.dumps(event.to_json(), ensure_ascii=False)
+    back = event_from_json(json.loads(text))
+    assert back == event and back.to_json() == event.to_json()
+
+
+def test_every_event_type_has_a_sample() -> None:
+    assert {e.type for e in SAMPLES} == set(ev.EVENT_TYPES)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"type": "discard", "seat": 0}, "discard.tile: missing"),
+    ({"type": "discard", "seat": 4, "tile": "1m"}, "discard.seat: must be a seat number"),
+    ({"type": "discard", "seat": 0, "tile": "1x"}, "discard.tile"),
+    ({"type": "discard", "seat": 0, "tile": "1m", "color": 1}, "discard.color: unknown key"),
+    ({"type": "teleport"}, "unknown event type 'teleport'"),
+    ({"type": "dice", "seat": 0, "dice": [0, 7]}, "two dice values 1..6"),
+    ({"type": "chow", "seat": 1, "tiles": "34s"}, "needs 3 tiles"),
+    ({"type": "win", "seats": []}, "non-empty list of seats"),
+    ({"type": "win", "seats": [1, 1]}, "listed twice"),
+    ({"type": "win", "seats": [1], "reveal": {"1": "12?m"}}, "'?' (unknown tile) is not allowed"),
+    ({"type": "kong", "seat": 1, "kind": "huge"}, "must be one of exposed, added, concealed"),
+    ([1, 2], "an event is a JSON object"),
+])
+def test_bad_events_name_the_key(data, message: str) -> None:
+    with pytest.raises(BadEvent) as info:
+        event_from_json(data)
+    assert message in str(info.value)
+
+
+def test_typed_in_record_must_fit_the_match(store: MatchStore) -> None:
+    mid = store.new_match("shandong", {}, ["a", "b", "c", "d"], 0)
+    rec = case("shandong", "01-tuidaohe-discard")
+    with pytest.raises(EventRefused, match="options differ from the match's: base"):
+        store.add_hand(mid, {**rec, "options": {"base": 10}})
+    with pytest.raises(EventRefused, match="huangzhuang_streak is 0 at this point"):
+        store.add_hand(mid, {**rec, "context": {"huangzhuang_streak": 2}})
+    with pytest.raises(EventRefused, match="this is a shandong match"):
+        store.add_hand(mid, {**rec, "ruleset": "shanghai"})
+    with pytest.raises(EventRefused, match="winner holds"):
+        bad = json.loads(json.dumps(rec))
+        bad["seats"][1]["concealed"] = "234m"
+        store.add_hand(mid, bad)
+    assert len(store.events(mid)) == 1
+
+
+def test_correction_that_breaks_later_hands_is_refused(store: MatchStore) -> None:
+    mid = store.new_match("shandong", {}, ["a", "b", "c", "d"], 0)
+    first = store.add_hand(mid, case("shandong", "01-tuidaohe-discard")).last_seq  # -> dealer 1
+    rec = case("shandong", "43-yipao-duoxiang-chengbao")  # dealer 1
+    store.add_hand(mid, rec)
+    # hand 1 as a dealer self-draw would keep the deal at seat 0: hand 2 no longer fits
+    with pytest.raises(EventRefused, match=r"no longer replays.*seat 0 deals this hand"):
+        store.amend(mid, first, ev.HandRecorded(record=case("shandong", "02-tuidaohe-self-draw")),
+                    who="ref", why="test")
+    with pytest.raises(EventRefused, match="no event #99"):
+        store.amend(mid, 99, None, who="ref", why="test")
+    with pytest.raises(EventRefused, match="match_created cannot be struck"):
+        store.amend(mid, 1, None, who="ref", why="test")
+    # renaming players is a correction of match_created
+    m = store.amend(mid, 1, ev.MatchCreated(ruleset="shandong", players=("A", "b", "c", "d"),
+                                            first_dealer=0), who="ref", why="spelling")
+    assert m.players[0] == "A" and m.totals == [-5, 2, 6, -3]
+
+
+def test_a_log_that_stops_replaying_is_shown_and_can_be_fixed(store: MatchStore) -> None:
+    import sqlite3
+
+    mid = store.new_match("shandong", {}, ["a", "b", "c", "d"], 0)
+    store.add_hand(mid, case("shandong", "01-tuidaohe-discard"))
+    # an entry written by another program (or an older ruleset) that the rules now refuse
+    bad = ev.HandRecorded(record=case("shandong", "02-tuidaohe-self-draw"))  # dealer 0, not 1
+    db = sqlite3.connect(store.path)
+    db.execute("INSERT INTO events (match_id, seq, at, who, type, body) VALUES (?, 3, '', '', "
+               "'hand_recorded', ?)", (mid, json.dumps(bad.to_json())))
+    db.commit()
+    db.close()
+    m = store.load(mid)
+    assert m.problem is not None and "event #3" in str(m.problem)
+    assert m.totals == [0, 8, 0, -8]  # the match up to the event that no longer fits
+    with pytest.raises(EventRefused, match="event #3"):
+        store.append_event(mid, ev.DiceRolled(seat=1, dice=(1, 1)))
+    m = store.amend(mid, 3, None, who="ref", why="not from this table")
+    assert m.problem is None and m.totals == [0, 8, 0, -8]
