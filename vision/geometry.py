@@ -68,6 +68,45 @@ class TableCalibration:
                                   [cx - r, cy - r]], bottom_seat)
         return cls(homography=calib.homography, guessed=True)
 
+    @classmethod
+    def from_tiles(cls, dets: TileDetections, width: int, height: int,
+                   bottom_seat: int = 0) -> TableCalibration:
+        """Without corners: undo the camera's tilt from the tiles themselves.
+
+        Every tile has the same size, so how their boxes grow across the picture gives the
+        perspective. For ``q = (x, y) / (g1 x + g2 y + 1)`` a box's linear size grows as
+        ``g1 x + g2 y + 1`` along x and as its square along y, so ``sqrt(area) ** (2/3)`` is
+        fitted as a linear function of (x, y). The squeeze that remains (foreshortening) is
+        removed by making the ring of tiles as tall as it is wide, since a table is square.
+        """
+        tiles = dets.is_tile | dets.is_back
+        if tiles.sum() < 12:
+            return cls.whole_frame(width, height, bottom_seat)
+        box = dets.xyxy[tiles].astype(np.float64)
+        c = (box[:, :2] + box[:, 2:]) / 2
+        r = max(width, height) / 2
+        xy = (c - [width / 2, height / 2]) / r  # centred, about -1..1
+        size = np.sqrt(np.prod(box[:, 2:] - box[:, :2], axis=1)).clip(1e-3) ** (2 / 3)
+        design = np.c_[np.ones(len(xy)), xy]
+        coef, *_ = np.linalg.lstsq(design, size, rcond=None)
+        g = coef[1:] / max(coef[0], 1e-9)
+        g = np.clip(g, -0.8, 0.8)  # beyond this the fit is noise, not a camera
+        persp = np.array([[1, 0, 0], [0, 1, 0], [g[0], g[1], 1.0]])
+        norm = np.array([[1 / r, 0, -width / 2 / r], [0, 1 / r, -height / 2 / r], [0, 0, 1]])
+        h = persp @ norm
+        pts = cv2.perspectiveTransform(c.reshape(-1, 1, 2), h).reshape(-1, 2)
+        lo, hi = np.percentile(pts, [2, 98], axis=0)
+        span = np.maximum(hi - lo, 1e-6)
+        centre = (lo + hi) / 2
+        k = 1.0 / max(span[0], span[1]) * 2 * 0.85  # the ring of tiles spans most of the table
+        fit = np.array([[k * span.max() / span[0], 0, 0], [0, -k * span.max() / span[1], 0],
+                        [0, 0, 1]]) @ np.array([[1, 0, -centre[0]], [0, 1, -centre[1]],
+                                                [0, 0, 1]])
+        ang = bottom_seat * np.pi / 2
+        rot = np.array([[np.cos(ang), -np.sin(ang), 0], [np.sin(ang), np.cos(ang), 0],
+                        [0, 0, 1]])
+        return cls(homography=rot @ fit @ h, guessed=True)
+
     def to_table(self, points: np.ndarray) -> np.ndarray:
         """(N, 2) image pixels to (N, 2) table coordinates."""
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)

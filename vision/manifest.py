@@ -43,10 +43,11 @@ def manifest_detections(manifest: dict[str, Any], min_visible: float = 0.5) -> T
 
 
 def bottom_seat(manifest: dict[str, Any]) -> int:
-    """The seat whose objects lie lowest in the picture (the camera's orientation)."""
+    """The seat at the bottom edge of the picture (the camera's orientation, which a user
+    states once): the seat whose objects lie lowest, all roles together."""
     ys: dict[int, list[float]] = {}
     for obj in manifest["objects"]:
-        if obj.get("seat") is not None and obj["role"] in ("hand", "meld", "wall"):
+        if obj.get("seat") is not None:
             ys.setdefault(int(obj["seat"]), []).append((obj["xyxy"][1] + obj["xyxy"][3]) / 2)
     return max(ys, key=lambda k: float(np.median(ys[k])))
 

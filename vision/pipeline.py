@@ -61,14 +61,17 @@ class Pipeline:
         detector: a :class:`vision.detector.Detector`; default: the shipped models.
         ruleset: used for winning shapes (repair, waits) and where the wall breaks.
         dealer: the dealer's seat (who rolls the dice).
-        corners: the table's corners in pixels; default: found in the first frame.
+        corners: the table's corners in pixels; default: found in the first frame (or
+            estimated from its tiles).
+        bottom_seat: the seat at the bottom edge of the picture.
         stable_frames: N, the frames a state must hold before it is reported.
         motion: mean grey-level change (0..255) below which a frame counts as unchanged.
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
                  detector: Any = None, *, ruleset: str | None = None, dealer: int = 0,
-                 corners: Sequence[Sequence[float]] | None = None, stable_frames: int = 5,
+                 corners: Sequence[Sequence[float]] | None = None, bottom_seat: int = 0,
+                 stable_frames: int = 5,
                  motion: float = 1.5, layout: TableLayout | None = None,
                  capture_options: dict[str, Any] | None = None) -> None:
         if detector is None:
@@ -79,6 +82,7 @@ class Pipeline:
         self.ruleset = ruleset
         self.dealer = dealer
         self.corners = corners
+        self.bottom_seat = bottom_seat
         self.layout = layout
         self.motion = motion
         self.stability = Stabilizer(stable_frames)
@@ -127,8 +131,6 @@ class Pipeline:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         image = frame.image
-        if self.calibration is None:
-            self.calibration = calibrate(image, self.corners)
         thumb = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), THUMB,
                            interpolation=cv2.INTER_AREA).astype(np.int16)
         reused = (self._last_dets is not None and self._last_thumb is not None
@@ -139,6 +141,8 @@ class Pipeline:
             dets = self.detector.detect(image)
             self._last_dets, self._last_thumb = dets, thumb
         assert dets is not None
+        if self.calibration is None:
+            self.calibration = calibrate(image, self.corners, self.bottom_seat, dets)
         timings["detect"] = time.perf_counter() - t0
         t1 = time.perf_counter()
         table = read_table(dets, self.calibration, self.layout)

@@ -210,15 +210,18 @@ def table_waits(reading: TableReading, ruleset: str | None = None,
 
 
 def calibrate(image: np.ndarray, corners: Sequence[Sequence[float]] | None = None,
-              bottom_seat: int = 0) -> TableCalibration:
-    """Corners given, else found in the picture, else the whole picture is the table;
-    ``bottom_seat`` sits at the bottom edge of the picture."""
+              bottom_seat: int = 0, dets: TileDetections | None = None) -> TableCalibration:
+    """Corners given, else found in the picture, else estimated from the tiles' sizes
+    (``dets``), else the whole picture is the table; ``bottom_seat`` sits at the bottom edge
+    of the picture."""
     if corners is not None:
         return TableCalibration.from_corners(corners, bottom_seat)
     found = find_table_corners(image)
     if found is not None:
         return TableCalibration.from_corners(found, bottom_seat)
     h, w = image.shape[:2]
+    if dets is not None:
+        return TableCalibration.from_tiles(dets, w, h, bottom_seat)
     return TableCalibration.whole_frame(w, h, bottom_seat)
 
 
@@ -270,5 +273,5 @@ def read_image(image: np.ndarray, detector: Any, *, ruleset: str,
     """A photo of the table to a hand record: ``detector`` is a :class:`vision.Detector`;
     ``kwargs`` go to :func:`read_detections` (dealer, winner, by, from_seat, winning_tile)."""
     dets = detector.detect(image)
-    return read_detections(dets, calibrate(image, corners, bottom_seat), ruleset=ruleset,
+    return read_detections(dets, calibrate(image, corners, bottom_seat, dets), ruleset=ruleset,
                            **kwargs)

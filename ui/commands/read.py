@@ -38,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "the rightmost)")
     p.add_argument("--corners", type=_corners, help="table corners in pixels: x,y of seat 0's "
                    "left, seat 0's right, then the far right and far left (default: found)")
+    p.add_argument("--bottom-seat", type=int, default=0, choices=range(4),
+                   help="the seat at the bottom edge of the picture (default 0)")
     p.add_argument("--details", action="store_true", help="print the record with the changed "
                    "tiles, waits, dice and notes as one JSON object")
     p.add_argument("--models", type=Path, help="folder holding the models")
@@ -64,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     image = load_image(args.image)
     detector = load_detector(args.models, conf=args.conf)
     reading = read_image(image, detector, ruleset=args.ruleset, corners=args.corners,
+                         bottom_seat=args.bottom_seat,
                          dealer=args.dealer, winner=args.winner, by=args.by,
                          from_seat=args.from_seat,
                          winning_tile=tile_from_name(args.tile) if args.tile else None)

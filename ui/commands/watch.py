@@ -25,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--stable", type=int, default=5, metavar="N",
                    help="frames a state must hold before it is reported (default 5)")
     p.add_argument("--corners", type=_corners, help="table corners in pixels (default: found)")
+    p.add_argument("--bottom-seat", type=int, default=0, choices=range(4),
+                   help="the seat at the bottom edge of the picture (default 0)")
     p.add_argument("--realtime", action="store_true", help="play a video file at its own rate")
     p.add_argument("--max-frames", type=int, help="stop after this many frames")
     p.add_argument("--models", type=Path, help="folder holding the models")
@@ -40,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--stable must be at least 1, got {args.stable}")
     detector = load_detector(args.models)
     pipe = Pipeline(args.source, detector, ruleset=args.ruleset, dealer=args.dealer,
-                    corners=args.corners, stable_frames=args.stable,
+                    corners=args.corners, bottom_seat=args.bottom_seat,
+                    stable_frames=args.stable,
                     capture_options={"realtime": args.realtime})
     frames = reused = 0
     t0 = time.perf_counter()
