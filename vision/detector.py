@@ -29,6 +29,7 @@ from vision.labels import ClassMap, class_map, parse_names
 DEFAULT_THREADS = 2
 LETTERBOX_FILL = 114
 CLASSIFIER_BATCH = 32
+CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
 
 
 def default_models_dir() -> Path:
@@ -179,12 +180,14 @@ class Detector:
         topk: class alternatives kept per tile.
         threads: onnxruntime intra-op threads (2 suits a 2-core laptop).
         read_dice: read the top face of dice the models leave unread, by counting pips.
+        reuse_crops: a tile whose box and pixels did not change since the previous call keeps
+            its classification (a still table costs only the detector).
     """
 
     def __init__(self, detector: str | os.PathLike[str],
                  classifier: str | os.PathLike[str] | None = None, *, conf: float = 0.25,
                  iou: float = 0.5, topk: int = 5, threads: int = DEFAULT_THREADS,
-                 max_det: int = 300, read_dice: bool = True) -> None:
+                 max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
         self.det = OnnxModel(detector, threads)
@@ -200,6 +203,9 @@ class Detector:
             self.cls = OnnxModel(classifier, threads)
         self.conf, self.iou, self.topk, self.max_det = conf, iou, topk, max_det
         self.read_dice = read_dice
+        self.reuse_crops = reuse_crops
+        self.crops_classified = 0  # crops sent to the classifier so far (the cache's effect)
+        self._cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @property
     def two_stage(self) -> bool:
@@ -276,7 +282,25 @@ class Detector:
             return dets
         size = self.cls.imgsz[0]
         crops = [crop_box(image, dets.xyxy[i], size=size, pad=CROP_PAD) for i in todo]
-        probs = self.classify_crops(crops)
+        thumbs = np.stack([cv2.resize(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), (12, 12),
+                                      interpolation=cv2.INTER_AREA) for c in crops]
+                          ).astype(np.int16)
+        boxes = dets.xyxy[todo]
+        probs = np.zeros((len(todo), len(self.cls.names)), np.float32)
+        fresh = np.ones(len(todo), bool)
+        if self.reuse_crops and self._cache is not None and len(self._cache[0]):
+            old_boxes, old_thumbs, old_probs = self._cache
+            iou = box_iou(boxes, old_boxes)
+            best = iou.argmax(axis=1)
+            for row, j in enumerate(best):
+                if iou[row, j] > 0.85 and \
+                        np.abs(thumbs[row] - old_thumbs[j]).mean() < CROP_CHANGE:
+                    probs[row] = old_probs[j]
+                    fresh[row] = False
+        if fresh.any():
+            probs[fresh] = self.classify_crops([crops[i] for i in np.flatnonzero(fresh)])
+            self.crops_classified += int(fresh.sum())
+        self._cache = (boxes, thumbs, probs)
         cmap = np.array(self.cls.classes.class_id, np.int16)
         cfaces = np.array(self.cls.classes.face, np.int8)
         is_die_cls = cmap == DIE_CLASS

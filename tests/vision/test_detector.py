@@ -180,3 +180,19 @@ def test_crop_cut_from_full_resolution_frame(tmp_path: Path) -> None:
     frame[950:970, 950:970, 2] = red_for_class(20, len(CLS_NAMES))  # only the centre 20 px
     frame = cv2.GaussianBlur(frame, (1, 1), 0)
     assert det.detect(frame).labels == [TILE_NAMES[20]]
+
+
+def test_unchanged_tiles_keep_their_classification(tmp_path: Path) -> None:
+    rows = [(40 + 60 * i, 100, 40, 56, 0, 0.8) for i in range(5)]
+    classes = [0, 4, 9, 13, 27]
+    det = _two_stage(tmp_path, rows)
+    image = _scene_for(rows, classes)
+    first = det.detect(image)
+    assert det.crops_classified == 5
+    second = det.detect(image.copy())
+    assert det.crops_classified == 5 and second.labels == first.labels
+    changed = image.copy()
+    changed[72:128, 140:180, 2] = red_for_class(30, len(CLS_NAMES))  # the third tile becomes N
+    third = det.detect(changed)
+    assert det.crops_classified == 6
+    assert sorted(third.labels) == sorted(["1m", "5m", "N", "5p", "E"])
