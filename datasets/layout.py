@@ -38,12 +38,20 @@ class Body:
 
     def corners(self) -> np.ndarray:
         """(8, 3): index bits (iu, iv, in) -> center ± u/2 ± v/2 ± n/2."""
-        w, h, t = self.dims
-        out = np.empty((8, 3))
-        for i in range(8):
-            su, sv, sn = (1 if i & 1 else -1), (1 if i & 2 else -1), (1 if i & 4 else -1)
-            out[i] = self.center + su * self.u * w / 2 + sv * self.v * h / 2 + sn * self.n * t / 2
-        return out
+        return all_corners([self])[0]
+
+
+# sign of each axis for corner index i = iu + 2 iv + 4 in
+_SIGNS = np.array([[(1 if i & 1 else -1), (1 if i & 2 else -1), (1 if i & 4 else -1)]
+                   for i in range(8)], float)
+
+
+def all_corners(bodies: list[Body]) -> np.ndarray:
+    """(N, 8, 3) corners of many bodies at once."""
+    c = np.array([b.center for b in bodies])
+    axes = np.array([[b.u * b.dims[0] / 2, b.v * b.dims[1] / 2, b.n * b.dims[2] / 2]
+                     for b in bodies])  # (N, 3 axes, 3 coords)
+    return c[:, None, :] + np.einsum("ka,nad->nkd", _SIGNS, axes)
 
 
 @dataclass(frozen=True)

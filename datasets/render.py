@@ -15,7 +15,7 @@ import numpy as np
 
 from datasets.camera import Camera
 from datasets.classes import TILE_BACK
-from datasets.layout import Body
+from datasets.layout import Body, all_corners
 from scoring.tiles import DIE_CLASS
 
 MIN_VISIBLE = 0.5  # a face more than half hidden is not labeled
@@ -54,6 +54,15 @@ class Label:
     face: int  # pips on top for a die, else 0
     xyxy: tuple[float, float, float, float]  # pixels in the final (distorted) image
     visible: float
+
+
+@dataclass
+class Occluder:
+    """Something between the camera and the table (a player's hand): image-space polygons."""
+
+    polys: list[np.ndarray]
+    color: np.ndarray  # RGB
+    scale: float  # px, for the softness of its shading and shadow
 
 
 @dataclass
@@ -105,11 +114,11 @@ def _warp_onto(canvas: np.ndarray, tex: np.ndarray, quad: np.ndarray, gain: np.n
 
 def render(bodies: list[Body], camera: Camera, surfaces: Surfaces, light: Light,
            background: np.ndarray, rng: np.random.Generator,
-           occluders: list[tuple[np.ndarray, np.ndarray]] | None = None
+           occluders: list[Occluder] | None = None
            ) -> tuple[np.ndarray, list[Label], np.ndarray]:
     """Paint the bodies over ``background`` (HxWx3 float32 RGB, modified in place).
 
-    ``occluders`` are image-space polygons with colours (skin) painted last. Returns the canvas
+    ``occluders`` (players' hands) are painted last, over everything. Returns the canvas
     (ideal, undistorted), the labels in undistorted pixels, and the id buffer.
     """
     flat = surfaces.flat
@@ -119,7 +128,7 @@ def render(bodies: list[Body], camera: Camera, surfaces: Surfaces, light: Light,
     ids = np.zeros((h, w), np.int32)
     if not bodies:
         return canvas, [], ids
-    corners = np.stack([b.corners() for b in bodies])  # (N, 8, 3)
+    corners = all_corners(bodies)  # (N, 8, 3)
     uv, depth = camera.project(corners)
     centers = corners.mean(1)
     dist = np.linalg.norm(centers - camera.position, axis=1)
@@ -173,13 +182,45 @@ def render(bodies: list[Body], camera: Camera, surfaces: Surfaces, light: Light,
                 continue
             # a side: face-colour layer toward +n, back colour toward -n
             _side(canvas, ids, quad, idx, surfaces, gain, aa)
-    if occluders:
-        for poly, color in occluders:
-            cv2.fillPoly(canvas, [_poly(poly)], tuple(float(c) for c in color),
-                         cv2.LINE_AA if aa else cv2.LINE_8, SHIFT)
-            cv2.fillPoly(ids, [_poly(poly)], 0, cv2.LINE_8, SHIFT)
+    for occ in occluders or []:
+        _paint_occluder(canvas, ids, occ, light, flat)
     labels = _labels(ids, candidates, bodies, camera)
     return canvas, labels, ids
+
+
+def _paint_occluder(canvas: np.ndarray, ids: np.ndarray, occ: Occluder, light: Light,
+                    flat: bool) -> None:
+    """A rounded, shaded skin shape with a soft shadow; it hides whatever is under it."""
+    h, w = canvas.shape[:2]
+    pts = np.concatenate(occ.polys)
+    pad = int(occ.scale * 0.3) + 4
+    x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + pad, [w, h])
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    for p in occ.polys:
+        cv2.fillPoly(mask, [_poly(p - [x0, y0])], 1.0, cv2.LINE_AA, SHIFT)
+    hard = mask > 0.5
+    ids[y0:y1, x0:x1][hard] = 0
+    roi = canvas[y0:y1, x0:x1]
+    if flat:
+        roi[hard] = occ.color
+        return
+    # shadow: the silhouette pushed away from the light, blurred
+    d = light.direction
+    off = np.array([-d[0], d[1]]) * occ.scale * 0.25 / max(d[2], 0.3)
+    m = np.float32([[1, 0, off[0]], [0, 1, off[1]]])
+    shadow = cv2.warpAffine(mask, m, (x1 - x0, y1 - y0))
+    shadow = cv2.GaussianBlur(shadow, (0, 0), occ.scale * 0.08 + 1)
+    roi *= (1 - light.shadow * 0.8 * shadow)[..., None]
+    # a rounded look: brighter toward the middle of each finger and the palm
+    bulge = cv2.GaussianBlur(mask, (0, 0), occ.scale * 0.05 + 0.5)
+    shade = (0.55 + 0.5 * np.sqrt(np.clip(bulge, 0, 1))) * light.shade(np.array([0, 0, 1.0]))
+    rgb = occ.color[None, None, :] * shade[..., None] * light.color.astype(np.float32)
+    a = cv2.GaussianBlur(mask, (0, 0), 0.8)[..., None]
+    roi *= 1 - a
+    roi += np.clip(rgb, 0, 1) * a
 
 
 def _side(canvas: np.ndarray, ids: np.ndarray, quad: np.ndarray, idx: tuple[int, ...],

@@ -18,7 +18,7 @@ from datasets.camera import Camera
 from datasets.classes import TILE_BACK
 from datasets.game import GameState, sample_game
 from datasets.layout import Body, TileSize, dice_pair, lying, seat_axes, standing, table_layout
-from datasets.render import Label, Light, Surfaces, render
+from datasets.render import Label, Light, Occluder, Surfaces, render
 from scoring.tiles import DIE_CLASS, FLOWERS, NUM_KINDS, NUM_TILES, TILE_NAMES
 
 KINDS = ("table", "hand", "dice")
@@ -27,11 +27,15 @@ DEFAULT_SIZES = {"table": (1920, 1080), "hand": (1024, 768), "dice": (640, 640)}
 
 @dataclass
 class Scene:
-    image: np.ndarray  # HxWx3 uint8 BGR
     encoded: bytes  # the image as a file (JPEG, or PNG for flat renders)
     labels: list[Label]
     bodies: list[Body]
     manifest: dict[str, Any]
+
+    @property
+    def image(self) -> np.ndarray:
+        """The picture, HxWx3 uint8 BGR (decoded on demand: writers need only the bytes)."""
+        return cv2.imdecode(np.frombuffer(self.encoded, np.uint8), cv2.IMREAD_COLOR)
 
 
 def scene_rngs(seed: int, index: int, kind: str) -> tuple[np.random.Generator, random.Random]:
@@ -104,9 +108,9 @@ def plane_background(camera: Camera, rng: np.random.Generator, extent: tuple[flo
     if flat:
         return np.zeros((h, w, 3), np.float32), "flat"
     x0, x1, y0, y1 = extent
-    res = min(res, 768 / (x1 - x0), 768 / (y1 - y0))
+    res = min(res, 640 / (x1 - x0), 640 / (y1 - y0))
     tw, th = int((x1 - x0) * res), int((y1 - y0) * res)
-    tex, name = textures.table_surface((th, tw), rng, period=float(rng.uniform(8, 25)) * res)
+    tex, name = textures.table_surface((th, tw), rng, period=float(rng.uniform(3, 9)) * res)
     if table_half is not None:
         frame, _ = textures.table_surface((th, tw), rng, name=str(rng.choice(
             ["wood_dark", "wood_light", "felt_black", "laminate_white"])), period=10.0 * res)
@@ -121,70 +125,81 @@ def plane_background(camera: Camera, rng: np.random.Generator, extent: tuple[flo
     m = camera.plane_homography() @ a
     img = cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REFLECT)
-    grain = rng.standard_normal((h // 2 + 1, w // 2 + 1)).astype(np.float32)
-    grain = cv2.resize(grain, (w, h), interpolation=cv2.INTER_LINEAR) * rng.uniform(0.01, 0.04)
-    img *= 1 + grain[..., None]
     return img, name
 
 
-def _hand_occluders(camera: Camera, rng: np.random.Generator, n: int
-                    ) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Skin-coloured hand shapes reaching in from the image border."""
+def _hand_occluders(camera: Camera, rng: np.random.Generator, n: int) -> list[Occluder]:
+    """Hands reaching in from the image border: a palm and a few fingers, skin-coloured."""
     w, h = camera.size
     out = []
     for _ in range(n):
         skin = np.array(textures.SKIN_TONES[rng.integers(len(textures.SKIN_TONES))])
         skin = np.clip(skin * rng.uniform(0.85, 1.1), 0, 1)
         side = rng.integers(4)
-        t = rng.uniform(0.2, 0.8)
-        edge = [(t * w, -10), (w + 10, t * h), (t * w, h + 10), (-10, t * h)][side]
+        t = rng.uniform(0.15, 0.85)
+        edge = np.array([(t * w, -10), (w + 10, t * h), (t * w, h + 10), (-10, t * h)][side])
         inward = np.array([(0, 1), (-1, 0), (0, -1), (1, 0)][side], float)
-        ang = rng.normal(0, 0.35)
+        ang = rng.normal(0, 0.4)
         c, s = np.cos(ang), np.sin(ang)
         inward = np.array([c * inward[0] - s * inward[1], s * inward[0] + c * inward[1]])
         across = np.array([-inward[1], inward[0]])
-        scale = min(w, h) * rng.uniform(0.10, 0.2)
-        reach = scale * rng.uniform(1.0, 2.2)
-        base = np.array(edge) + inward * reach
-        # palm: an ellipse from the border to ``base``; fingers: capsules beyond it
-        palm = cv2.ellipse2Poly((0, 0), (int(scale * 0.55), int(reach / 2 + scale * 0.2)), 0,
-                                0, 360, 10).astype(float)
+        scale = min(w, h) * rng.uniform(0.12, 0.22)
+        reach = scale * rng.uniform(0.6, 1.6)
+        base = edge + inward * reach
+        polys = []
         rot = np.column_stack([across, inward])
-        palm = palm @ rot.T + (np.array(edge) + base) / 2
-        out.append((palm, skin * 0.95))
-        for k in range(rng.integers(2, 5)):
-            off = (k - 1.5) * scale * 0.24
-            length = scale * rng.uniform(0.5, 0.9)
-            p0 = base + across * off
-            p1 = p0 + inward * length + across * rng.normal(0, scale * 0.08)
-            width = scale * 0.1
+        palm = cv2.ellipse2Poly((0, 0), (int(scale * 0.5), int(reach / 2 + scale * 0.35)), 0,
+                                0, 360, 8).astype(float)
+        polys.append(palm @ rot.T + (edge + base) / 2)
+        spread = rng.uniform(0.0, 0.25)
+        for k in range(int(rng.integers(3, 5))):
+            off = (k - 1.5) * scale * 0.23
+            length = scale * rng.uniform(0.45, 0.8) * (0.8 if k in (0, 3) else 1.0)
+            fdir = inward + across * (k - 1.5) * spread + rng.normal(0, 0.05, 2)
+            fdir /= np.linalg.norm(fdir)
+            p0 = base + across * off - inward * scale * 0.15
+            p1 = p0 + fdir * length
+            width = scale * rng.uniform(0.085, 0.11)
             cap = cv2.ellipse2Poly((0, 0), (int(width), int(length / 2 + width)), 0, 0, 360,
-                                   15).astype(float)
-            dirv = (p1 - p0) / max(np.linalg.norm(p1 - p0), 1e-6)
-            r2 = np.column_stack([np.array([-dirv[1], dirv[0]]), dirv])
-            out.append((cap @ r2.T + (p0 + p1) / 2, skin * rng.uniform(0.9, 1.05)))
+                                   12).astype(float)
+            r2 = np.column_stack([np.array([-fdir[1], fdir[0]]), fdir])
+            polys.append(cap @ r2.T + (p0 + p1) / 2)
+        if rng.random() < 0.7:  # the thumb, to one side
+            sgn = rng.choice([-1, 1])
+            p0 = base - inward * scale * 0.45 + across * sgn * scale * 0.4
+            tdir = inward * 0.6 + across * sgn * 0.8
+            tdir /= np.linalg.norm(tdir)
+            length = scale * 0.55
+            width = scale * 0.12
+            cap = cv2.ellipse2Poly((0, 0), (int(width), int(length / 2 + width)), 0, 0, 360,
+                                   12).astype(float)
+            r2 = np.column_stack([np.array([-tdir[1], tdir[0]]), tdir])
+            polys.append(cap @ r2.T + p0 + tdir * length / 2)
+        out.append(Occluder(polys, skin.astype(np.float32), float(scale)))
     return out
 
 
 def finish(img: np.ndarray, camera: Camera, rng: np.random.Generator, flat: bool
-           ) -> tuple[np.ndarray, bytes]:
+           ) -> bytes:
     """Camera effects on the ideal image: vignetting, distortion, blur, noise, JPEG.
 
-    Returns the BGR image and its file bytes (the JPEG the camera would have written).
+    Returns the file bytes (the JPEG the camera would have written; PNG for flat renders).
+    Most steps run on 8-bit images with OpenCV, which is what keeps 1080p fast.
     """
     if flat:
         out = camera.distort_image(img, nearest=True)
-        out = np.round(np.clip(out, 0, 1) * 255).astype(np.uint8)[..., ::-1].copy()
-        return out, cv2.imencode(".png", out)[1].tobytes()
+        out = np.round(np.clip(out, 0, 1) * 255).astype(np.uint8)[..., ::-1]
+        return cv2.imencode(".png", np.ascontiguousarray(out))[1].tobytes()
     h, w = img.shape[:2]
-    # light falloff across the frame and vignetting (small grids, upsampled)
+    # light falloff across the frame and vignetting (a small grid, upsampled), then 8 bits
     yy, xx = np.mgrid[0:9, 0:16].astype(np.float32)
     gx, gy = rng.normal(0, 0.12, 2)
     r2 = ((xx - 7.5) / 7.5) ** 2 + ((yy - 4) / 4) ** 2
     gain = 1 + gx * (xx / 15 - 0.5) + gy * (yy / 8 - 0.5) - rng.uniform(0.05, 0.25) * r2 / 2
-    gain = cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    img *= gain[..., None]
-    img = camera.distort_image(img)
+    gain = cv2.resize((gain * 255).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    out = cv2.multiply(img, cv2.merge([gain, gain, gain]), dtype=cv2.CV_8U)
+    out = cv2.cvtColor(out, cv2.COLOR_RGB2BGR)
+    out = camera.distort_image(out)
     u = rng.random()
     if u < 0.25:  # motion blur
         n = int(rng.integers(3, 9))
@@ -193,20 +208,19 @@ def finish(img: np.ndarray, camera: Camera, rng: np.random.Generator, flat: bool
         rot = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), float(rng.uniform(0, 180)), 1)
         k = cv2.warpAffine(k, rot, (n, n))
         k /= max(k.sum(), 1e-6)
-        img = cv2.filter2D(img, -1, k)
+        out = cv2.filter2D(out, -1, k)
     elif u < 0.6:  # focus blur
-        img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.5, 1.6)))
-    # sensor noise, brighter where it is darker (roughly shot + read noise), at half resolution
-    sigma = rng.uniform(0.005, 0.03)
-    noise = rng.standard_normal((h // 2 + 1, w // 2 + 1)).astype(np.float32) * sigma
-    noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_NEAREST)
-    img += noise[..., None] * (0.6 + 0.4 * (1 - img))
-    out = np.clip(img * 255, 0, 255).astype(np.uint8)[..., ::-1]
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.5, 1.6)))
+    # sensor noise (grain at half resolution, as phone pipelines leave it) and JPEG
+    sigma = float(rng.uniform(1.5, 7.0))
+    noise = rng.standard_normal((h // 2 + 1, w // 2 + 1), np.float32) * np.float32(sigma)
+    noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
+    out = cv2.add(out, cv2.merge([noise, noise, noise]), dtype=cv2.CV_8U)
     q = int(rng.integers(55, 96))
     ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
     if not ok:
         raise OSError("JPEG encoding failed")
-    return cv2.imdecode(enc, cv2.IMREAD_COLOR), enc.tobytes()
+    return enc.tobytes()
 
 
 def _look(rng: np.random.Generator, styles: list[str] | None) -> textures.TileLook:
@@ -253,9 +267,9 @@ def _finish_scene(kind: str, seed: int, index: int, bodies: list[Body], camera: 
         bg *= (light.ambient + light.diffuse * light.direction[2]) * light.color.astype(np.float32)
     occ = _hand_occluders(camera, rng, occluders) if occluders else None
     canvas, labels, _ = render(bodies, camera, surfaces, light, bg, rng, occ)
-    image, encoded = finish(canvas, camera, rng, flat)
+    encoded = finish(canvas, camera, rng, flat)
     manifest = _manifest(kind, seed, index, camera, look, table, game, bodies, labels)
-    return Scene(image, encoded, labels, bodies, manifest)
+    return Scene(encoded, labels, bodies, manifest)
 
 
 def _table(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator,
@@ -319,13 +333,13 @@ def _hand(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator
         placed: list[np.ndarray] = []
         for t in tiles:
             for _ in range(40):
-                p = rng.uniform(-110, 110, 2)
+                p = rng.uniform(-90, 90, 2)
                 if all(np.linalg.norm(p - q) > tsize.h * 1.2 for q in placed):
                     break
             placed.append(p)
             bodies.append(lying(t, p, up, tsize, None, "loose",
                                 yaw=float(rng.uniform(0, 2 * np.pi))))
-        span = 260.0
+        span = 200.0
     else:
         _right, toward = seat_axes(0)
         for i, t in enumerate(tiles):
@@ -341,10 +355,10 @@ def _hand(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator
                                     face_up=False, level=level))
     w, h = size
     focal = w / 2 / np.tan(np.radians(rng.uniform(30, 38)))
-    fill = rng.uniform(0.55, 1.0)
+    fill = rng.uniform(0.75, 1.5) if mode != "scatter" else rng.uniform(0.6, 1.1)
     dist = float(focal * span / (min(w, h) * fill) + tsize.h)
     standing_mode = mode == "standing"
-    tilt = float(np.radians(rng.uniform(25, 55) if standing_mode else rng.uniform(0, 40)))
+    tilt = float(np.radians(rng.uniform(45, 70) if standing_mode else rng.uniform(0, 40)))
     yaw = float(-np.pi / 2 + rng.normal(0, 0.2)) if standing_mode else float(
         rng.uniform(0, 2 * np.pi))
     roll = float(rng.normal(0, 0.1)) if standing_mode else float(rng.choice(

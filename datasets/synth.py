@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
-import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,6 +114,12 @@ def _worker(args: tuple[SynthJob, int, str]) -> tuple[int, int]:
     return _render_one(*args)
 
 
+def _init_worker() -> None:
+    import cv2
+
+    cv2.setNumThreads(1)  # the pool is the parallelism; OpenCV threads would only contend
+
+
 def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
                size: tuple[int, int] | None = None, class_set: str = "tiles43",
                workers: int = 1, val_fraction: float = 0.2, overwrite: bool = False,
@@ -154,8 +159,9 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
             boxes += _worker(t)[1]
             bar.update()
     else:
-        ctx = mp.get_context("fork" if os.name == "posix" else "spawn")
-        with ctx.Pool(workers) as pool:
+        # spawn, not fork: a forked child can deadlock on the parent's OpenCV thread pool
+        ctx = mp.get_context("spawn")
+        with ctx.Pool(workers, initializer=_init_worker) as pool:
             for _, n in pool.imap_unordered(_worker, tasks, chunksize=2):
                 boxes += n
                 bar.update()

@@ -147,12 +147,11 @@ def die_face(value: int, size: int, body: tuple[float, float, float], chinese: b
 def felt(shape: tuple[int, int], color: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Felt/cloth: fine fibers and slow mottling over a base colour."""
     h, w = shape
-    fine = rng.normal(0, 0.05, (h, w)).astype(np.float32)
-    fine = cv2.GaussianBlur(fine, (0, 0), 0.7)
-    low = cv2.resize(rng.normal(0, 0.06, (h // 64 + 2, w // 64 + 2)).astype(np.float32), (w, h),
-                     interpolation=cv2.INTER_CUBIC)
+    fine = rng.standard_normal((h, w), np.float32) * np.float32(0.04)
+    low = cv2.resize(rng.standard_normal((h // 64 + 2, w // 64 + 2), np.float32), (w, h),
+                     interpolation=cv2.INTER_CUBIC) * np.float32(0.06)
     shade = 1 + fine + low
-    return np.clip(color[None, None, :] * shade[..., None], 0, 1).astype(np.float32)
+    return np.clip(color.astype(np.float32)[None, None, :] * shade[..., None], 0, 1)
 
 
 def wood(shape: tuple[int, int], color: np.ndarray, rng: np.random.Generator,
@@ -160,28 +159,31 @@ def wood(shape: tuple[int, int], color: np.ndarray, rng: np.random.Generator,
     """Wood or wood-grain laminate: wavy rings along x with fiber noise."""
     h, w = shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    warp = cv2.resize(rng.normal(0, 1, (4, 3)).astype(np.float32), (w, h),
+    warp = cv2.resize(rng.standard_normal((4, 3), np.float32), (w, h),
                       interpolation=cv2.INTER_CUBIC) * period * 2.5
     rings = np.sin((yy + warp + 0.02 * xx) / period * 2 * np.pi)
     rings = np.sign(rings) * np.abs(rings) ** 0.5
-    fibers = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), sigmaX=5,
-                              sigmaY=0.5)
-    shade = 1 + 0.06 * rings + 0.08 * fibers
-    return np.clip(color[None, None, :] * shade[..., None], 0, 1).astype(np.float32)
+    fibers = cv2.GaussianBlur(rng.standard_normal((h, w), np.float32), (0, 0), sigmaX=8,
+                              sigmaY=0.6)
+    shade = 1 + 0.04 * rings + 0.12 * fibers
+    return np.clip(color.astype(np.float32)[None, None, :] * shade[..., None], 0, 1)
 
 
-TABLE_COLORS = {"felt_green": (0.12, 0.42, 0.22), "felt_blue": (0.12, 0.28, 0.52),
-                "felt_red": (0.48, 0.10, 0.10), "felt_gray": (0.35, 0.36, 0.37),
-                "felt_black": (0.08, 0.08, 0.09), "felt_teal": (0.10, 0.40, 0.40),
-                "wood_light": (0.72, 0.58, 0.42), "wood_dark": (0.40, 0.26, 0.16),
-                "wood_gray": (0.62, 0.61, 0.60), "laminate_white": (0.85, 0.84, 0.82)}
+# (colour, weight): green felt and grey or light wood grain are what real tables mostly are
+TABLE_COLORS = {"felt_green": ((0.16, 0.45, 0.26), 5), "felt_blue": ((0.18, 0.32, 0.50), 2),
+                "felt_red": ((0.45, 0.16, 0.15), 1), "felt_gray": ((0.40, 0.41, 0.42), 1),
+                "felt_black": ((0.10, 0.10, 0.11), 1), "felt_teal": ((0.16, 0.42, 0.40), 1),
+                "wood_light": ((0.74, 0.62, 0.48), 2), "wood_dark": ((0.42, 0.29, 0.19), 1),
+                "wood_gray": ((0.62, 0.61, 0.60), 3), "laminate_white": ((0.86, 0.85, 0.83), 2)}
 
 
 def table_surface(shape: tuple[int, int], rng: np.random.Generator, name: str | None = None,
                   period: float = 18.0) -> tuple[np.ndarray, str]:
     names = list(TABLE_COLORS)
-    name = name or names[rng.integers(len(names))]
-    color = np.clip(np.array(TABLE_COLORS[name]) * rng.uniform(0.85, 1.15, 3), 0, 1)
+    weights = np.array([TABLE_COLORS[n][1] for n in names], float)
+    name = name or names[rng.choice(len(names), p=weights / weights.sum())]
+    color = np.clip(np.array(TABLE_COLORS[name][0]) * rng.uniform(0.97, 1.03, 3)
+                    * rng.uniform(0.85, 1.12), 0, 1)
     if name.startswith("felt"):
         return felt(shape, color, rng), name
     return wood(shape, color, rng, period), name
