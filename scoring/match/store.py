@@ -104,8 +104,14 @@ class MatchStore:
     # ------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, path: str | Path | None = None, *, create: bool = True) -> MatchStore:
-        """Open (or create) the database; :class:`StoreError` for a file that is not ours."""
+    def open(cls, path: str | Path | None = None, *, create: bool = True,
+             durable: bool = True) -> MatchStore:
+        """Open (or create) the database; :class:`StoreError` for a file that is not ours.
+
+        ``durable=False`` lets SQLite skip the disk flush of each commit (``synchronous=NORMAL``):
+        a killed process still loses nothing, a power cut may lose the last events. Only for
+        scratch databases (tests, simulations); a referee's log keeps the default.
+        """
         p = Path(path) if path is not None else default_path()
         new = schema.check_file(p)
         if new and not create:
@@ -123,7 +129,7 @@ class MatchStore:
             if str(mode).lower() != "wal":
                 raise StoreError(f"{p}: cannot use write-ahead logging here (journal mode "
                                  f"{mode}); put the database on a local disk")
-            db.execute("PRAGMA synchronous = FULL")
+            db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
             db.execute("PRAGMA foreign_keys = ON")
             schema.migrate(db, version)
         except sqlite3.DatabaseError as exc:

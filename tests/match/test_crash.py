@@ -19,6 +19,7 @@ from scoring.match import MatchStore
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL")
 def test_sigkilled_writer_loses_no_committed_event(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
