@@ -26,7 +26,7 @@ _ALIASES = {
     "red": "C", "green": "F", "white": "P",
 }
 COARSE_TILE = "tile"
-COARSE_NAMES = {"tile": None, "die": DIE_CLASS, "dice": DIE_CLASS,
+COARSE_NAMES = {"tile": None, "tile_face": None, "die": DIE_CLASS, "dice": DIE_CLASS,
                 "tile_back": BACK_CLASS, "back": BACK_CLASS}
 
 

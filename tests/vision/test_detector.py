@@ -53,6 +53,7 @@ def test_nms_threshold_is_strict_above() -> None:
     ("die", (42, 0), does_not_raise()),
     ("die4", (42, 4), does_not_raise()),
     ("tile", (-1, 0), does_not_raise()),
+    ("tile_face", (-1, 0), does_not_raise()),
     ("tile_back", (BACK_CLASS, 0), does_not_raise()),
     ("joker", None, pytest.raises(ValueError, match="joker")),
     ("die9", None, pytest.raises(ValueError, match="die9")),
