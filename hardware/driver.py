@@ -44,6 +44,9 @@ from hardware.protocol import Decoded, Frame, StreamDecoder
 from hardware.transport import LINK_ERRORS, open_port, read_some
 
 log = logging.getLogger(__name__)
+#: What pyserial raises when another thread closes the port during a call (its socket or fd
+#: becomes None); the link is gone either way.
+_CLOSED_UNDER_US: tuple[type[BaseException], ...] = (TypeError, AttributeError, ValueError)
 _FIELDS = frozenset(f.name for f in dataclasses.fields(TableStatus))
 
 
@@ -306,7 +309,7 @@ class TableDriver:
         try:
             port.write(wire)
             self.stats["frames_out"] += 1
-        except LINK_ERRORS as exc:
+        except (*LINK_ERRORS, *_CLOSED_UNDER_US) as exc:
             self._lost(f"write failed: {exc}", gen)
             raise TableOffline(f"table at {self.url} went offline: {exc}") from None
 
@@ -398,7 +401,7 @@ class TableDriver:
             except LINK_ERRORS as exc:
                 self._lost(f"read failed: {exc}", self._conn_gen)
                 continue
-            except (TypeError, AttributeError):  # port closed under us by close()
+            except _CLOSED_UNDER_US:  # another thread closed the port mid-read
                 continue
             now = time.monotonic()
             if data:
