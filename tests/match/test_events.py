@@ -119,3 +119,23 @@ def test_a_log_that_stops_replaying_is_shown_and_can_be_fixed(store: MatchStore)
         store.append_event(mid, ev.DiceRolled(seat=1, dice=(1, 1)))
     m = store.amend(mid, 3, None, who="ref", why="not from this table")
     assert m.problem is None and m.totals == [0, 8, 0, -8]
+
+
+def test_correcting_a_live_event_rederives_the_hand(store: MatchStore) -> None:
+    from tests.match.test_hand import PRIORITY_DEAL
+
+    mid = store.new_match("shandong", {}, ["a", "b", "c", "d"], 0)
+    misread = list(PRIORITY_DEAL)
+    misread[3] = "12m 456p 789p 234s 44p"  # the camera took 5s for 4p
+    deal = store.append_event(mid, ev.Dealt(hands=tuple(misread))).last_seq  # type: ignore
+    store.append_event(mid, ev.Discarded(seat=0, tile="3m"))
+    with pytest.raises(EventRefused, match="pair must be 2, 5 or 8"):
+        store.append_event(mid, ev.Won(seats=(3,)))
+    m = store.amend(mid, deal, ev.Dealt(hands=tuple(PRIORITY_DEAL)), who="ref",  # type: ignore
+                    why="seat 3 held 5s5s, not 4p4p")
+    assert m.hand is not None and m.hand.seats[3].known[22] == 2  # 5s
+    m = store.append_event(mid, ev.Won(seats=(3,)))
+    assert m.totals == [-25, 0, 0, 25]
+    # striking the discard would leave a win with no discard to win on: refused
+    with pytest.raises(EventRefused, match="no longer replays"):
+        store.amend(mid, deal + 1, None, who="ref", why="test")

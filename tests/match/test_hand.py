@@ -225,3 +225,14 @@ def test_wall_break_from_the_dice_is_checked_and_explained() -> None:
     ly = run(ly, ev.DiceRolled(seat=0, dice=(1, 2)), ev.DiceRolled(seat=2, dice=(3, 3)),
              ev.WallBroken())
     assert (ly.wall_seat, ly.indicator_stack, ly.stacks) == (2, 3, 9)
+
+
+def test_shandong_several_winners_on_one_discard() -> None:
+    deal = ["3m EEE SSS WWW NNN C", "45m 666p 777s 888s 22p", "CC FFF PPP 999m 11p",
+            "12m 456p 789p 234s 55s"]
+    s = run(start("shandong", deal), ev.Discarded(seat=0, tile="3m"), ev.Won(seats=(1, 3)))
+    assert [w["seat"] for w in s.record.to_json()["wins"]] == [1, 3]
+    assert all(w.first_turn and w.from_seat == 0 for w in s.record.wins)
+    # both 地和 (5 番): S = 5 × 5 = 25 each, the discarder pays both; the discarder deals next
+    assert s.settlement.payments == [-50, 25, 0, 25]
+    assert s.settlement.next_dealer == 0
