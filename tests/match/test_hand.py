@@ -236,3 +236,20 @@ def test_shandong_several_winners_on_one_discard() -> None:
     # both 地和 (5 番): S = 5 × 5 = 25 each, the discarder pays both; the discarder deals next
     assert s.settlement.payments == [-50, 25, 0, 25]
     assert s.settlement.next_dealer == 0
+
+
+def test_three_claims_on_one_player_make_it_pay_everything() -> None:
+    """承包 from a followed hand: seat 1 chows three of seat 0's discards, then wins."""
+    deal = ["3m6m3p EEE SSS WWW NN", "12m 45m 12p CFP 789s 5s", "777p 888p 999p 666s N",
+            "777m 888m 999m 222s 3s"]
+    s = start("shandong", deal)
+    rounds = [("3m", "123m", "C", "1s", "4s"), ("6m", "456m", "F", "1s", "4s"),
+              ("3p", "123p", "P", "4p", "4s")]
+    for feed, run_, own, d2, d3 in rounds:
+        s = run(s, ev.Discarded(seat=0, tile=feed), ev.Chowed(seat=1, tiles=run_),
+                ev.Discarded(seat=1, tile=own), ev.Drew(seat=2), ev.Discarded(seat=2, tile=d2),
+                ev.Drew(seat=3), ev.Discarded(seat=3, tile=d3), ev.Drew(seat=0))
+    s = run(s, ev.Discarded(seat=0, tile="1s"), ev.Drew(seat=1, tile="5s"), ev.Won(seats=(1,)))
+    assert [m["from"] for m in s.record.to_json()["seats"][1]["melds"]] == [0, 0, 0]
+    # 推倒和: S = 5; 承包: seat 0 pays everything seat 1 collects on a self-draw, 3S
+    assert s.settlement.payments == [-15, 15, 0, 0]
