@@ -131,6 +131,7 @@ def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
     """The hand record for ``scoring`` and the assumptions made (one sentence each)."""
     notes: list[str] = []
     seats_json = []
+    allowed = (13,) if winner is not None else (13, 14)  # a drawn hand may stop mid-turn
     for s in reading.seats:
         melds = scoring_melds(s.melds, s.seat)
         for i, m in enumerate(s.melds):
@@ -142,8 +143,9 @@ def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
             concealed = ""
             notes.append(f"seat {s.seat}: {s.hidden} standing tiles seen from behind; hand "
                          "left unknown")
-        elif s.hand and s.seat != winner and s.tile_count != 13:
-            notes.append(f"seat {s.seat}: {s.tile_count} tiles seen, not 13; hand left unknown")
+        elif s.hand and s.seat != winner and s.tile_count not in allowed:
+            notes.append(f"seat {s.seat}: {s.tile_count} tiles seen, not "
+                         f"{' or '.join(map(str, allowed))}; hand left unknown")
             concealed = ""
         seats_json.append({"concealed": concealed, "melds": [m.to_json() for m in melds],
                            "flowers": [TILE_NAMES[f] for f in s.flowers]})

@@ -1,0 +1,92 @@
+"""`mjtable read` end to end on a bundled showdown photo: ONNX model -> letterbox -> decoding ->
+table geometry -> hand record, checked against the scene's manifest.
+
+The model is built here and outputs the manifest's boxes (a perfect detector), so what is tested
+is everything after the network, through the real command line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from onnx_graphs import fixed_detector
+
+from scoring.record import parse_record
+from scoring.tiles import TILE_NAMES, parse_tiles
+from ui.cli import main
+
+SAMPLES = Path(__file__).resolve().parents[2] / "vision" / "samples"
+NAMES = [*TILE_NAMES, "tile_back", *(f"die{k}" for k in range(1, 7))]
+
+
+def perfect_model(manifest: dict, folder: Path) -> Path:
+    w, h = manifest["size"]
+    r = 640 / max(w, h)
+    pad_x, pad_y = (640 - w * r) / 2, (640 - h * r) / 2
+    rows = []
+    for obj in manifest["objects"]:
+        if obj.get("visible", 1.0) < 0.5:
+            continue
+        name = obj["tile"]
+        cls = NAMES.index("tile_back" if name == "back" else
+                          f"die{obj['face']}" if name == "die" else name)
+        x1, y1, x2, y2 = obj["xyxy"]
+        rows.append(((x1 + x2) / 2 * r + pad_x, (y1 + y2) / 2 * r + pad_y,
+                     (x2 - x1) * r, (y2 - y1) * r, cls, 0.9))
+    folder.mkdir()
+    fixed_detector(folder / "detector.onnx", NAMES, rows, n_anchors=len(rows) + 8)
+    return folder
+
+
+def test_read_a_showdown_photo(tmp_path: Path, capsys) -> None:
+    manifest = json.loads((SAMPLES / "table_2.json").read_text())
+    models = perfect_model(manifest, tmp_path / "models")
+    argv = ["read", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--models",
+            str(models), "--bottom-seat", "2", "--dealer", str(manifest["game"]["dealer"])]
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    record = parse_record(json.loads(out.out))
+    assert record.context.dice is not None
+    assert sorted(record.context.dice) == sorted(manifest["dice"])
+    for truth in manifest["game"]["seats"]:
+        seat = record.seats[truth["seat"]]
+        assert sorted(seat.concealed) == sorted(parse_tiles(truth["concealed"])), truth["seat"]
+        want = sorted((m["type"], tuple(sorted(parse_tiles(m["tiles"]))), m.get("from"))
+                      for m in truth["melds"])
+        got = sorted((m.type, tuple(sorted(m.tiles)), m.from_seat) for m in seat.melds)
+        assert got == want
+        assert sorted(seat.flowers) == sorted(parse_tiles("".join(truth["flowers"])))
+
+
+def test_read_with_a_winner_who_does_not_hold_a_winning_hand_says_why(tmp_path: Path,
+                                                                      capsys) -> None:
+    manifest = json.loads((SAMPLES / "table_2.json").read_text())
+    models = perfect_model(manifest, tmp_path / "models")
+    argv = ["read", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--models",
+            str(models), "--bottom-seat", "2", "--winner", "0"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "is not valid" in err and "seats[0]" in err
+
+
+@pytest.mark.parametrize("name", [
+    "table_0",
+    pytest.param("table_1", marks=pytest.mark.xfail(
+        strict=True, reason="known weakness: with no table corners in view, the tilt estimated "
+        "from an early-game table (full walls two high, standing hands) misplaces the far "
+        "seat's hand row; a rig calibrated with --corners reads it")),
+])
+def test_read_a_table_in_play_gives_a_valid_draw_record(name: str, tmp_path: Path,
+                                                        capsys) -> None:
+    manifest = json.loads((SAMPLES / f"{name}.json").read_text())
+    models = perfect_model(manifest, tmp_path / "models")
+    bottom = {"table_0": 1, "table_1": 3}[name]
+    assert main(["read", str(SAMPLES / f"{name}.jpg"), "--ruleset", "shandong", "--models",
+                 str(models), "--bottom-seat", str(bottom)]) == 0
+    record = parse_record(json.loads(capsys.readouterr().out))
+    assert record.outcome == "draw"
+    for truth in manifest["game"]["seats"]:
+        got = sorted(sorted(m.tiles) for m in record.seats[truth["seat"]].melds)
+        assert got == sorted(sorted(parse_tiles(m["tiles"])) for m in truth["melds"])
