@@ -92,6 +92,7 @@ class Pipeline:
         self._capture: Capture | None = source if isinstance(source, Capture) else None
         self._last_thumb: np.ndarray | None = None
         self._last_dets: TileDetections | None = None
+        self._last_reading: tuple[TableReading, Repair] | None = None
         self.hands: list[SeatState | None] = [None] * 4
         self.dice: DiceReading | None = None
         self.indicator: int | None = None
@@ -145,14 +146,18 @@ class Pipeline:
             self.calibration = calibrate(image, self.corners, self.bottom_seat, dets)
         timings["detect"] = time.perf_counter() - t0
         t1 = time.perf_counter()
-        table = read_table(dets, self.calibration, self.layout)
-        must = {}
-        for s in table.seats:
-            if s.tile_count == 14 and s.hidden == 0 and s.hand:
-                must[s.seat] = winning_test(self.ruleset, scoring_melds(s.melds, s.seat))
-        fixed = repair(table, must)
-        if not fixed.legal and must:
-            fixed = repair(table, {})
+        if reused and self._last_reading is not None:
+            table, fixed = self._last_reading  # same detections, same reading
+        else:
+            table = read_table(dets, self.calibration, self.layout)
+            must = {}
+            for s in table.seats:
+                if s.tile_count == 14 and s.hidden == 0 and s.hand:
+                    must[s.seat] = winning_test(self.ruleset, scoring_melds(s.melds, s.seat))
+            fixed = repair(table, must)
+            if not fixed.legal and must:
+                fixed = repair(table, {})
+            self._last_reading = (table, fixed)
         events = self._stabilize(frame, table, fixed)
         timings["read"] = time.perf_counter() - t1
         return FrameResult(frame=frame, detections=table.detections, table=table, repair=fixed,
