@@ -93,6 +93,7 @@ class Pipeline:
         self._last_thumb: np.ndarray | None = None
         self._last_dets: TileDetections | None = None
         self._last_reading: tuple[TableReading, Repair] | None = None
+        self._last_changes: list[str] = []
         self.hands: list[SeatState | None] = [None] * 4
         self.dice: DiceReading | None = None
         self.indicator: int | None = None
@@ -188,9 +189,11 @@ class Pipeline:
                 self.indicator = got_ind
                 events.append(VisionEvent("indicator", {"tile": TILE_NAMES[got_ind]},
                                           frame.index, frame.timestamp))
-        if fixed.changes and legal:
-            events.append(VisionEvent("repaired", {"changes": [str(c) for c in fixed.changes]},
-                                      frame.index, frame.timestamp))
+        changes = [str(c) for c in fixed.changes] if legal else []
+        if changes and changes != self._last_changes:  # once per repair, not every frame
+            events.append(VisionEvent("repaired", {"changes": changes}, frame.index,
+                                      frame.timestamp))
+        self._last_changes = changes
         return events
 
     def new_hand(self) -> None:

@@ -91,6 +91,7 @@ def test_fifth_copy_in_every_frame_is_repaired_and_reported() -> None:
     assert results[0].repair.changes and str(results[0].repair.changes[0]) == "1m->2m"
     assert pipe.hands[1] is not None and pipe.hands[1].discards == tuple(parse_tiles("2m"))
     assert "repaired" in [e.type for e in results[0].events]
+    assert [e.type for r in results for e in r.events].count("repaired") == 1
 
 
 def test_impossible_reading_that_cannot_be_repaired_is_never_reported() -> None:
