@@ -239,6 +239,12 @@ class HandRecorded(Event):
     in_hand: ClassVar[bool] = False
     record: dict[str, Any] = _f(_mapping)  # noqa: RUF009 - _f is a checked field()
 
+    def describe(self) -> str:
+        wins = self.record.get("wins") or []
+        who = ", ".join(f"seat {w.get('seat')} by {w.get('by')}" for w in wins
+                        if isinstance(w, Mapping))
+        return f"hand_recorded({self.record.get('outcome')}{': ' + who if who else ''})"
+
 
 @dataclass(frozen=True)
 class PlayerLeft(Event):

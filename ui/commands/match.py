@@ -154,6 +154,13 @@ def format_match(match: Match, log: bool = False) -> str:
     if s.counters:
         lines.append("  counters: " + ", ".join(f"{k} {v}" for k, v in s.counters.items()))
     lines.append(f"  {s.status}")
+    if s.hand is not None and s.hand.dealt:
+        w = s.hand.wall()
+        where = (f"broken at seat {w['wall_seat']}'s wall after {w['stacks_skipped']} stacks; "
+                 if w["stacks_skipped"] is not None else "")
+        hun = f"; 混 {w['hun']}" if w["hun"] else ""
+        lines.append(f"  wall: {where}{w['undrawn']} undrawn, {w['drawable']} drawable, "
+                     f"{w['kept_back']} kept back{hun}")
     events = {h.seq: h for h in s.hands}
     gone = {d.seq: d for d in s.departures}
     for seq in sorted([*events, *gone]):
