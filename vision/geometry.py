@@ -242,24 +242,23 @@ def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
     one lying along it, both projected into the picture at the tile's place (so perspective
     does not matter)."""
     n = len(dets)
-    out = np.zeros(n, bool)
     if not n:
-        return out
+        return np.zeros(0, bool)
     bw = np.maximum(dets.xyxy[:, 2] - dets.xyxy[:, 0], 1e-6)
     bh = np.maximum(dets.xyxy[:, 3] - dets.xyxy[:, 1], 1e-6)
     seen = np.log(bw / bh)
-    for i in range(n):
-        right, toward = seat_axes(int(seats[i]))
-        logs = []
-        w = float(tile_w[i])
-        for du, dv in ((w, w * aspect), (w * aspect, w)):
-            quad = np.array([pos[i] + sa * du / 2 * right + sb * dv / 2 * toward
-                             for sa, sb in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
-            img = calib.to_image(quad)
-            ext = np.ptp(img, axis=0)
-            logs.append(np.log(max(ext[0], 1e-6) / max(ext[1], 1e-6)))
-        out[i] = abs(seen[i] - logs[1]) < abs(seen[i] - logs[0])
-    return out
+    axes = np.array([np.stack(seat_axes(k)) for k in range(4)])[seats.astype(int)]  # (N, 2, 2)
+    right, toward = axes[:, 0], axes[:, 1]
+    signs = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], np.float64)
+    logs = []
+    for du, dv in ((1.0, aspect), (aspect, 1.0)):  # along, then across the seat's direction
+        half_u = (tile_w * du / 2)[:, None, None] * right[:, None, :]
+        half_v = (tile_w * dv / 2)[:, None, None] * toward[:, None, :]
+        quads = pos[:, None, :] + signs[None, :, :1] * half_u + signs[None, :, 1:] * half_v
+        img = calib.to_image(quads.reshape(-1, 2)).reshape(n, 4, 2)
+        ext = np.ptp(img, axis=1).clip(1e-6)
+        logs.append(np.log(ext[:, 0] / ext[:, 1]))
+    return np.abs(seen - logs[1]) < np.abs(seen - logs[0])
 
 
 def _outer_row(rows: np.ndarray, d: np.ndarray, gap: float) -> np.ndarray:
@@ -314,7 +313,8 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             width[k] = max(_tile_width(pos[sel]), 1e-6)
     w_of = width[seat] if n else np.zeros(0)
     d = np.einsum("ij,ij->i", rel, towards[seat]) / w_of if n else np.zeros(0)
-    a = np.array([rel[i] @ seat_axes(int(seat[i]))[0] for i in range(n)]) / np.maximum(w_of, 1e-9)
+    rights = np.array([seat_axes(k)[0] for k in range(4)])
+    a = np.einsum("ij,ij->i", rel, rights[seat]) / np.maximum(w_of, 1e-9) if n else np.zeros(0)
     sideways = _sideways(calib, dets, pos, seat, w_of, layout.tile_aspect) & face_up
     along = np.where(sideways, layout.tile_aspect, 1.0)  # in tile widths
     role = np.full(n, "", dtype="<U9")
