@@ -140,6 +140,7 @@ class HandState:
     dealer: int
     counters: dict[str, int]
     rolls: list[tuple[int, tuple[int, int]]] = field(default_factory=list)
+    broken: bool = False
     wall_seat: int | None = None
     stacks: int | None = None
     indicator_stack: int | None = None  # Liaoyang: the stack whose top tile is the indicator
@@ -228,7 +229,7 @@ class HandState:
 
     @staticmethod
     def _on_dice(s: HandState, ev: DiceRolled) -> None:
-        if s.dealt or s.wall_seat is not None:
+        if s.dealt or s.broken:
             raise EventRefused("the dice are rolled before the wall is broken")
         n = wall.ROLLS[s.ruleset]
         if len(s.rolls) >= n:
@@ -246,7 +247,7 @@ class HandState:
 
     @staticmethod
     def _on_wall_broken(s: HandState, ev: WallBroken) -> None:
-        if s.dealt or s.wall_seat is not None:
+        if s.dealt or s.broken:
             raise EventRefused("the wall is broken once, before the deal")
         wall_seat, stacks = ev.wall_seat, ev.stacks
         if s.rolls:
@@ -263,7 +264,8 @@ class HandState:
                 wall_seat, stacks = wb.wall_seat, wb.stacks_skipped
                 s.indicator_stack = wb.indicator_stack
                 s.wall_text = wb.explanation
-        s.wall_seat = wall_seat if wall_seat is not None else -1
+        s.broken = True
+        s.wall_seat = wall_seat
         s.stacks = stacks
 
     @staticmethod

@@ -155,7 +155,8 @@ class MatchStore:
     # ------------------------------------------------------------ reading
 
     def list_matches(self) -> list[MatchSummary]:
-        rows = self._db.execute("""
+        with self._lock:
+            rows = self._db.execute("""
             SELECT m.id, m.created_at, m.ruleset, m.title,
                    (SELECT body FROM events e WHERE e.match_id = m.id AND e.seq = 1),
                    (SELECT count(*) FROM events e WHERE e.match_id = m.id)
@@ -168,7 +169,8 @@ class MatchStore:
 
     def events(self, match_id: int) -> list[LoggedEvent]:
         """The raw log of a match, amendments included, in order."""
-        return self._read_log(self._db, match_id)
+        with self._lock:
+            return self._read_log(self._db, match_id)
 
     def load(self, match_id: int) -> Match:
         """The match replayed from its log (cached while the log has not grown)."""
@@ -183,7 +185,9 @@ class MatchStore:
 
     def replay(self, match_id: int) -> Match:
         """Replay the log from scratch, ignoring every cache (what an auditor runs)."""
-        return self._build(match_id, self._read_log(self._db, match_id))
+        with self._lock:
+            log = self._read_log(self._db, match_id)
+            return self._build(match_id, log)
 
     def _build(self, match_id: int, log: list[LoggedEvent]) -> Match:
         if not log:
