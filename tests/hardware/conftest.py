@@ -1,7 +1,6 @@
 """A simulated table on a real pseudo-terminal, and a driver connected to it, per test.
 
-Times are scaled (``speed``) so a 12 s shuffle takes milliseconds; driver timeouts are short
-to match. Set ``MJTABLE_TEST_TABLE_PORT`` to run the driver tests against a real table.
+Times are scaled (``speed``) so a 12 s shuffle takes 60 ms; driver timeouts are short to match.
 """
 
 from __future__ import annotations

@@ -210,3 +210,18 @@ def test_the_url_chooses_the_transport_spy_wraps_the_pty(sim: Simulator, tmp_pat
         assert table.status().state is TableState.IDLE
     text = dump.read_text()
     assert "TX" in text and "AA 00" in text  # pyserial's own hexdump of our frames
+
+
+def test_garbage_on_the_line_is_survived_and_audited(sim: Simulator) -> None:
+    import os
+    import random
+
+    fd = os.open(sim.url, os.O_RDWR | os.O_NOCTTY)
+    try:
+        os.write(fd, random.Random(1).randbytes(4096) + bytes.fromhex("AA 40 00"))
+    finally:
+        os.close(fd)
+    with open_table(sim.url, **FAST) as table:
+        assert table.status().state is TableState.IDLE
+        assert table.roll_dice() is not None
+    assert sim.counters["rx_junk"] > 0 and sim.table.status.rolls == 1

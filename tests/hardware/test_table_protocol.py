@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hardware.errors import TableError
+from hardware.firmware import DefaultFirmware
+from hardware.model import Op
+from hardware.plugins import DefaultProtocol
 from hardware.protocol import DefaultFramer, Frame, ShortFramer, StreamDecoder, crc16
+from hardware.virtual_table import VirtualTable
 
 DF = DefaultFramer()
 SF = ShortFramer()
@@ -127,3 +134,26 @@ def test_short_frame_bad_sum_and_mark_are_dropped() -> None:
     items = dec.feed(bytes.fromhex("A0 21 01 00  A0 21 02 C3  A0 21 01 C2"))
     assert [i.frame for i in items if i.frame] == [Frame(cmd=0x21, family=0xA0)]
     assert dec.counters["bad_sum"] == 1 and dec.counters["bad_mark"] == 1
+
+
+@given(st.integers(0x80, 0xFF), st.binary(max_size=64), st.sampled_from(list(Op)))
+def test_random_replies_and_events_only_raise_named_errors(cmd: int, payload: bytes,
+                                                           op: Op) -> None:
+    proto = DefaultProtocol()
+    frame = Frame(cmd=cmd, payload=payload, seq=1)
+    proto.describe(frame)
+    patch = proto.parse_event(frame)
+    assert patch is None or isinstance(patch, dict)
+    with contextlib.suppress(TableError, ValueError):
+        proto.parse_reply(op, frame)
+
+
+@given(st.binary(min_size=1, max_size=200))
+def test_firmware_survives_any_bytes(noise: bytes) -> None:
+    table = VirtualTable(seed=1)
+    fw = DefaultFirmware(table)
+    dec = StreamDecoder(fw.framer)
+    for item in dec.feed(noise) + dec.expire():
+        if item.frame is not None:
+            for wire in fw.handle(item.frame, now=0.0):
+                assert StreamDecoder(DefaultFramer()).feed(wire)[0].frame is not None
