@@ -372,6 +372,7 @@ class HandState:
         if s.started:
             if ev.seat != s.turn or s.need != "discard":
                 raise EventRefused(s._whose_turn(ev.seat))
+            s._close_window()
             s.need = "replacement"
             s.replacement_for = "flower"
         else:
@@ -516,6 +517,7 @@ class HandState:
             raise EventRefused(s._whose_turn(ev.seat))
         if ev.tile is None:
             raise EventRefused(f"name the tile of the {ev.kind} kong")
+        s._close_window()  # the claimant acted again: its claim stands
         tile = one_tile_or_unknown(ev.tile)
         assert tile is not None
         s._hun_claim_check([tile], "杠")

@@ -253,3 +253,12 @@ def test_three_claims_on_one_player_make_it_pay_everything() -> None:
     assert [m["from"] for m in s.record.to_json()["seats"][1]["melds"]] == [0, 0, 0]
     # 推倒和: S = 5; 承包: seat 0 pays everything seat 1 collects on a self-draw, 3S
     assert s.settlement.payments == [-15, 15, 0, 0]
+
+
+def test_a_claim_stands_once_the_claimant_acts_again() -> None:
+    deal = ["3m 1m1m1m 9m9m9m 1p1p1p N W SS", "2m4m 999s 111s EEEE C", "33m 666m 777m 888m FF",
+            "12m 456p 789p 234s 55s"]
+    s = run(start("shandong", deal), ev.Discarded(seat=0, tile="3m"),
+            ev.Chowed(seat=1, tiles="234m"), ev.Konged(seat=1, kind="concealed", tile="E"))
+    with pytest.raises(EventRefused, match="no discard to claim"):
+        s.apply(ev.Punged(seat=2))
