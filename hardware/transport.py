@@ -16,11 +16,15 @@ def open_port(url: str, baudrate: int = 115200, read_timeout: float = 0.02) -> s
     if not url:
         raise TableOffline("no table port given (use a device path or a URL like socket://h:p)")
     try:
+        # exclusive: two programs driving one table would steal each other's replies.
         port = serial.serial_for_url(url, baudrate=baudrate, timeout=read_timeout,
-                                     write_timeout=1.0)
+                                     write_timeout=1.0, exclusive=True)
     except ValueError as exc:
         raise TableOffline(f"cannot open table port {url}: {exc}") from None
     except LINK_ERRORS as exc:
+        if "exclusively lock" in str(exc):
+            raise TableOffline(f"cannot open table port {url}: another program already has "
+                               f"it open") from None
         cause = exc.__context__ if isinstance(exc.__context__, OSError) else exc
         reason = getattr(cause, "strerror", None) or str(exc)
         raise TableOffline(f"cannot open table port {url}: {reason}") from None

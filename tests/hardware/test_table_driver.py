@@ -225,3 +225,9 @@ def test_garbage_on_the_line_is_survived_and_audited(sim: Simulator) -> None:
         assert table.status().state is TableState.IDLE
         assert table.roll_dice() is not None
     assert sim.counters["rx_junk"] > 0 and sim.table.status.rolls == 1
+
+
+def test_a_second_program_cannot_grab_the_same_table(table: TableDriver, sim: Simulator) -> None:
+    with pytest.raises(TableOffline, match="another program already has it open"):
+        open_table(sim.url, **FAST)
+    assert table.status().state is TableState.IDLE
