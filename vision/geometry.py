@@ -38,6 +38,21 @@ class TableCalibration:
     homography: np.ndarray  # (3, 3)
     corners: tuple[tuple[float, float], ...] = ()  # image pixels, as given or found
     guessed: bool = False  # no corners: the picture's centre stands in for the table's
+    bottom_seat: int = 0
+
+    def to_json(self) -> dict[str, object]:
+        """What a rig saves once calibrated (corners clicked in the dashboard)."""
+        if not self.corners:
+            raise ValueError("only a calibration made from corners can be saved")
+        return {"corners": [list(c) for c in self.corners], "bottom_seat": self.bottom_seat}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> TableCalibration:
+        corners = data.get("corners")
+        bottom = data.get("bottom_seat", 0)
+        if not isinstance(corners, list) or not isinstance(bottom, int):
+            raise ValueError("a saved calibration has 'corners' (4 x [x, y]) and 'bottom_seat'")
+        return cls.from_corners(corners, bottom)
 
     @classmethod
     def from_corners(cls, corners: Sequence[Sequence[float]],
@@ -57,7 +72,8 @@ class TableCalibration:
         h, _ = cv2.findHomography(pts, dst)
         if h is None or abs(np.linalg.det(h)) < 1e-12:
             raise ValueError(f"the corners {pts.tolist()} do not outline a table")
-        return cls(homography=h, corners=tuple(map(tuple, pts.tolist())))
+        return cls(homography=h, corners=tuple(map(tuple, pts.tolist())),
+                   bottom_seat=bottom_seat)
 
     @classmethod
     def whole_frame(cls, width: int, height: int, bottom_seat: int = 0) -> TableCalibration:

@@ -24,6 +24,7 @@ from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import TableCalibration, TableLayout, TableReading, read_table
 from vision.reading import (
     SeatState,
+    build_record,
     calibrate,
     count_problems,
     scoring_melds,
@@ -238,6 +239,17 @@ class Pipeline:
         return [VisionEvent("win", {"seats": [state.seat],
                                     "tile": TILE_NAMES[state.concealed[-1]]},
                             frame.index, frame.timestamp)]
+
+    def hand_record(self, result: FrameResult, *, winner: int | None = None,
+                    by: str | None = None, from_seat: int | None = None
+                    ) -> tuple[dict[str, Any], list[str]]:
+        """The hand record of a frame's table (for ``scoring``) and the assumptions made;
+        the winner defaults to the seat that showed a winning hand."""
+        if winner is None and len(self.won) == 1:
+            winner = next(iter(self.won))
+        return build_record(result.table, ruleset=self.ruleset or "shanghai",
+                            dealer=self.dealer, winner=winner, by=by, from_seat=from_seat,
+                            dice=self.dice)
 
     def waits(self, result: FrameResult) -> dict[int, list[tuple[int, int]]]:
         """听 per seat for a frame's table (seats showing 13 tiles face up)."""

@@ -123,3 +123,14 @@ def test_find_table_corners_on_a_drawn_table() -> None:
     assert found is not None
     np.testing.assert_allclose(found, quad, atol=6)
     np.testing.assert_array_equal(order_corners(quad[[2, 0, 3, 1]].astype(float)), quad)
+
+
+def test_calibration_saves_and_loads() -> None:
+    calib = TableCalibration.from_corners(table_corners(top_down()), bottom_seat=2)
+    again = TableCalibration.from_json(calib.to_json())
+    pts = np.array([[100.0, 200.0], [900.0, 500.0]])
+    np.testing.assert_allclose(again.to_table(pts), calib.to_table(pts))
+    with pytest.raises(ValueError, match="4 corners"):
+        TableCalibration.from_corners([[0, 0], [1, 1]])
+    with pytest.raises(ValueError, match="bottom_seat"):
+        TableCalibration.from_corners(table_corners(top_down()), bottom_seat=4)

@@ -156,3 +156,18 @@ def test_match_events_are_in_the_match_engines_form() -> None:
     assert {e["type"] for e in sent} >= {"discard", "pung", "flower", "dice"}
     for data in sent:
         assert events.event_from_json(data).to_json() == data
+
+
+def test_pipeline_gives_a_valid_hand_record_after_a_win() -> None:
+    from scoring.record import parse_record
+
+    win = Scene(seats=[SeatSpec(hand="123m456m789m555mEE", drawn_apart=True),  # 混一色
+                       SeatSpec(hand="123456789p1234s"), SeatSpec(hidden=13),
+                       SeatSpec(hidden=13)], wall=20)
+    pipe, results = _run([detections(win, CAM)[0]] * 2, stable_frames=2, ruleset="shanghai")
+    assert [e.to_json() for r in results for e in r.events if e.type == "win"] == [
+        {"type": "win", "seats": [0], "tile": "E"}]
+    record, notes = pipe.hand_record(results[-1])
+    parsed = parse_record(record)
+    assert parsed.wins[0].seat == 0 and parsed.wins[0].tile == parse_tiles("E")[0]
+    assert any("self-drawn" in n for n in notes)
