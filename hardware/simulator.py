@@ -8,6 +8,7 @@ firmware exactly as it would from a noisy cable.
 
 from __future__ import annotations
 
+import logging
 import random
 import select
 import threading
@@ -22,6 +23,7 @@ from hardware.model import Fault, Severity
 from hardware.protocol import FRAMERS, StreamDecoder
 from hardware.virtual_table import Event, Timings, VirtualTable
 
+log = logging.getLogger(__name__)
 FRAME_GAP_S = 0.02  # a partial frame silent this long lost its tail
 
 
@@ -95,33 +97,44 @@ class Simulator:
     def _run(self) -> None:
         last_rx = time.monotonic()
         while not self._stop.is_set():
-            now = time.monotonic()
-            self._run_calls()
-            if self._unplug_at is not None and now >= self._unplug_at:
-                self._unplug_at = None
-                self._do_unplug(self.faults.unplug_for)
-            if self._plugged_at is not None and now >= self._plugged_at:
-                self._plugged_at = None
-                self.link.replug()
-                self.counters["replugs"] += 1
-            self._emit(self.table.tick(now))
-            self._flush(now)
-            if (self._line.pending or self._parser.pending) and now - last_rx > FRAME_GAP_S:
-                self._deliver(self._line.expire(), now)
-                self._handle(self._parser.expire(), now)
-            timeout = self._next_wakeup(now)
-            fds = self.link.fds()
             try:
-                ready = select.select(fds, [], [], timeout)[0] if fds else []
-            except (OSError, ValueError):
-                ready = []
-            if not fds:
-                time.sleep(timeout)
-            for fd in ready:
-                data = self.link.readable(fd)
-                if data:
-                    last_rx = time.monotonic()
-                    self._deliver(self._line.feed(data), last_rx)
+                last_rx = self._step(last_rx)
+            except Exception:
+                # A simulator bug must show, not silently freeze the virtual table.
+                self.counters["internal_errors"] += 1
+                log.exception("table simulator step failed")
+                time.sleep(0.01)
+
+    def _step(self, last_rx: float) -> float:
+        """One pass: controls, timed events, output, input; returns the last receive time."""
+        now = time.monotonic()
+        self._run_calls()
+        if self._unplug_at is not None and now >= self._unplug_at:
+            self._unplug_at = None
+            self._do_unplug(self.faults.unplug_for)
+        if self._plugged_at is not None and now >= self._plugged_at:
+            self._plugged_at = None
+            self.link.replug()
+            self.counters["replugs"] += 1
+        self._emit(self.table.tick(now))
+        self._flush(now)
+        if (self._line.pending or self._parser.pending) and now - last_rx > FRAME_GAP_S:
+            self._deliver(self._line.expire(), now)
+            self._handle(self._parser.expire(), now)
+        timeout = self._next_wakeup(now)
+        fds = self.link.fds()
+        try:
+            ready = select.select(fds, [], [], timeout)[0] if fds else []
+        except (OSError, ValueError):
+            ready = []
+        if not fds:
+            time.sleep(timeout)
+        for fd in ready:
+            data = self.link.readable(fd)
+            if data:
+                last_rx = time.monotonic()
+                self._deliver(self._line.feed(data), last_rx)
+        return last_rx
 
     def _next_wakeup(self, now: float) -> float:
         t = 0.05
