@@ -39,10 +39,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--faults", default="", metavar="SPEC",
                      help="e.g. drop=0.01,corrupt=0.02,duplicate=0.01,delay=0.05@0.2,jam=0.1,"
                           "unplug=5:2")
-    sim.add_argument("--seed", type=int, default=None, help="seed for dice and faults")
-    sim.add_argument("--speed", type=float, default=1.0,
+    sim.add_argument("--seed", type=int, default=None, metavar="N",
+                     help="seed for dice and faults (default: random)")
+    sim.add_argument("--speed", type=float, default=1.0, metavar="X",
                      help="time factor: 10 makes a 12 s shuffle take 1.2 s")
-    sim.add_argument("--tile-count", type=int, default=144)
+    sim.add_argument("--tile-count", type=int, default=144, metavar="N",
+                     help="tiles loaded at start (default 144)")
     sim.add_argument("--protocol", default=argparse.SUPPRESS, help="default or smart")
     sim.set_defaults(func=_simulate)
 
