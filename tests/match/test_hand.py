@@ -262,3 +262,19 @@ def test_a_claim_stands_once_the_claimant_acts_again() -> None:
             ev.Chowed(seat=1, tiles="234m"), ev.Konged(seat=1, kind="concealed", tile="E"))
     with pytest.raises(EventRefused, match="no discard to claim"):
         s.apply(ev.Punged(seat=2))
+
+
+def test_shanghai_eight_flowers_win_at_once() -> None:
+    deal = ["111p 222p 333p 999m CC", "f1f2f3f4f5f6f7 123m 456p", "?" * 13, "?" * 13]
+    s = start("shanghai", deal)
+    for k in range(1, 8):
+        s = run(s, ev.FlowerSetAside(seat=1, tile=f"f{k}"), ev.Drew(seat=1))
+    with pytest.raises(EventRefused, match="seat 1 holds f1: set it aside first"):
+        run(start("shanghai", deal), ev.Discarded(seat=0, tile="C"))
+    s = run(s, ev.Discarded(seat=0, tile="C"), ev.Drew(seat=1, tile="f8"),
+            ev.FlowerSetAside(seat=1, tile="f8"),
+            ev.Won(seats=(1,), reveal={1: "123m456p789sEESS"}))
+    win = s.record.to_json()["wins"][0]
+    assert (win["tile"], win["by"]) == ("f8", "self_draw")
+    # as worked in tests/cases/shanghai/08-bahuaqi: U = 20 from each other player
+    assert s.settlement.payments == [-20, 60, -20, -20]
