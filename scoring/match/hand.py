@@ -202,7 +202,12 @@ class HandState:
         if self.over:
             return "hand over"
         if self.need == "deal":
-            return "waiting for dice, wall and deal"
+            steps = [f"dice {len(self.rolls)}/{wall.ROLLS[self.ruleset]}",
+                     "wall broken" if self.broken else "wall not broken"]
+            if self.ruleset == "liaoyang":
+                steps.append(f"indicator {_name(self.indicator)}" if self.indicator is not None
+                             else "no indicator yet")
+            return "before the deal: " + ", ".join(steps)
         return (f"seat {self.turn} to {self.need}; {self.undrawn} tiles in the wall, "
                 f"{self.drawable} drawable")
 
