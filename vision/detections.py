@@ -68,7 +68,7 @@ class TileDetections:
         defaults = {"face": (0, np.int8), "seat": (NO_SEAT, np.int8), "role": ("", "<U9"),
                     "group": (-1, np.int16), "sideways": (False, bool)}
         for name, (fill, dtype) in defaults.items():
-            value = np.asarray(getattr(self, name), dtype=dtype)
+            value = np.asarray(getattr(self, name), dtype=dtype)  # type: ignore[call-overload]
             if value.size == 0 and n:
                 value = np.full(n, fill, dtype=dtype)
             setattr(self, name, value)

@@ -122,10 +122,11 @@ def read_dice(dets: TileDetections, count: int = 2) -> DiceReading | None:
     best = np.argsort(-dice.confidence, kind="stable")[:count]
     best = best[np.argsort(dice.center[best, 0], kind="stable")]  # left to right, stable order
     return DiceReading(faces=tuple(int(f) for f in dice.face[best]),
-                       boxes=tuple(tuple(float(v) for v in dice.xyxy[i]) for i in best))
+                       boxes=tuple((float(x1), float(y1), float(x2), float(y2))
+                                   for x1, y1, x2, y2 in dice.xyxy[best]))
 
 
-def wall_break(ruleset: str, dealer: int, rolls: Sequence[tuple[int, int]],
+def wall_break(ruleset: str, dealer: int, rolls: Sequence[tuple[int, ...]],
                options: Mapping[str, Any] | None = None) -> tuple[WallBreak | None, str]:
     """Where ``ruleset`` breaks the wall after these rolls (oldest first), or why it cannot say
     yet (a ruleset that rolls twice, one not implemented)."""
@@ -133,6 +134,7 @@ def wall_break(ruleset: str, dealer: int, rolls: Sequence[tuple[int, int]],
 
     try:
         rs = get_ruleset(ruleset)
-        return rs.wall_break(dealer, list(rolls), rs.resolve_options(options or {})), ""
+        pairs = [(r[0], r[1]) for r in rolls if len(r) == 2]
+        return rs.wall_break(dealer, pairs, rs.resolve_options(options or {})), ""
     except (NotImplementedError, ScoringError, ValueError) as exc:
         return None, f"no wall break yet: {exc}"

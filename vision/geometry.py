@@ -72,7 +72,7 @@ class TableCalibration:
         h, _ = cv2.findHomography(pts, dst)
         if h is None or abs(np.linalg.det(h)) < 1e-12:
             raise ValueError(f"the corners {pts.tolist()} do not outline a table")
-        return cls(homography=h, corners=tuple(map(tuple, pts.tolist())),
+        return cls(homography=h, corners=tuple((float(x), float(y)) for x, y in pts.tolist()),
                    bottom_seat=bottom_seat)
 
     @classmethod

@@ -109,6 +109,7 @@ class Pipeline:
         if self._capture is None:
             if self._source is None:
                 raise ValueError("this pipeline has no source; call process(image) instead")
+            assert not isinstance(self._source, Capture)
             self._capture = open_capture(self._source, **self._capture_options)
         cap = self._capture
         try:

@@ -220,7 +220,7 @@ def calibrate(image: np.ndarray, corners: Sequence[Sequence[float]] | None = Non
         return TableCalibration.from_corners(corners, bottom_seat)
     found = find_table_corners(image)
     if found is not None:
-        return TableCalibration.from_corners(found, bottom_seat)
+        return TableCalibration.from_corners(found.tolist(), bottom_seat)
     h, w = image.shape[:2]
     if dets is not None:
         return TableCalibration.from_tiles(dets, w, h, bottom_seat)
@@ -258,7 +258,7 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
     notes += count_problems(table)
     dice = read_dice(table.detections)
     if dice is not None:
-        wb, note = wall_break(ruleset, dealer, [dice.faces], options)  # type: ignore[list-item]
+        wb, note = wall_break(ruleset, dealer, [dice.faces], options)
         dice = replace(dice, wall_break=wb, note=note)
     record, more = build_record(table, ruleset=ruleset, dealer=dealer, winner=winner, by=by,
                                 from_seat=from_seat, winning_tile=winning_tile, dice=dice,

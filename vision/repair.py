@@ -81,8 +81,8 @@ def _slots(reading: TableReading) -> list[_Slot]:
                 if dets.is_tile[r]:
                     add(r, ("meld", s.seat, m_i))
     roles = dets.role
-    for r in np.flatnonzero(np.isin(roles, ["discard", "flower", "indicator"])):
-        add(int(r), (str(roles[r]), int(dets.seat[r]), -1))
+    for row in np.flatnonzero(np.isin(roles, ["discard", "flower", "indicator"])).tolist():
+        add(row, (str(roles[row]), int(dets.seat[row]), -1))
     return out
 
 

@@ -95,8 +95,8 @@ def events_between(old: SeatState | None, new: SeatState, frame: int,
     out: list[VisionEvent] = []
     s = new.seat
 
-    def ev(kind: str, **data: Any) -> None:
-        out.append(VisionEvent(kind, data, frame, timestamp))
+    def ev(etype: str, /, **data: Any) -> None:
+        out.append(VisionEvent(etype, data, frame, timestamp))
 
     before = old or SeatState(seat=s, concealed=(), hidden=0, melds=(), flowers=(), discards=())
     for f in new.flowers:

@@ -171,3 +171,17 @@ def test_pipeline_gives_a_valid_hand_record_after_a_win() -> None:
     parsed = parse_record(record)
     assert parsed.wins[0].seat == 0 and parsed.wins[0].tile == parse_tiles("E")[0]
     assert any("self-drawn" in n for n in notes)
+
+
+def test_kongs_become_kong_events_of_the_right_kind() -> None:
+    before = detections(scene(hand="123m456p789s6s", melds=[("pung", "NNN", 1)]), CAM)[0]
+    added = detections(scene(hand="123m456p789s6s", melds=[("exposed_kong", "NNNN", 1)]),
+                       CAM)[0]
+    hidden = detections(scene(hand="123m456p6s", melds=[("exposed_kong", "NNNN", 1),
+                                                        ("concealed_kong", "CCCC", None)]),
+                        CAM)[0]
+    _, results = _run([before] * 2 + [added] * 2 + [hidden] * 2, stable_frames=2)
+    kongs = [(r.frame.index, e.to_json()) for r in results for e in r.events
+             if e.type == "kong"]
+    assert kongs == [(3, {"type": "kong", "seat": 0, "kind": "added", "tile": "N"}),
+                     (5, {"type": "kong", "seat": 0, "kind": "concealed", "tile": "C"})]
