@@ -181,9 +181,7 @@ class TableDriver:
         return self._subscribe("state", callback)
 
     def identify(self) -> TableInfo:
-        if not self.protocol.reports_status:
-            assert isinstance(self.protocol, SmartProtocol)
-            self.protocol.check(Op.IDENTIFY)
+        """Ask the table who it is (``Unsupported`` on protocols without IDENTIFY)."""
         info: TableInfo = self._request(Op.IDENTIFY)
         self.info = info
         return info
@@ -201,6 +199,7 @@ class TableDriver:
                            and s.state is not TableState.SHUFFLING, gen, timeout)
 
     def raise_tiles(self, wait: bool = True, timeout: float | None = None) -> TableStatus | None:
+        """Raise the walls; with ``wait`` (and a protocol that reports status) until they are up."""
         _, gen = self._request_gen(Op.RAISE)
         if not wait or not self.protocol.reports_status:
             return None
