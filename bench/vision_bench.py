@@ -11,6 +11,10 @@ Run: ``python bench/vision_bench.py [--models DIR] [--reference PATH] [--repeat 
   whole ``Pipeline`` (capture thread, detection, table geometry, repair, stability, events), twice:
   as shipped (unchanged frames reuse the last detections) and with every frame analysed.
 
+- ``pip_count_accuracy_dice_real`` — faces read by pip counting (the fallback for a model that
+  finds dice but does not name their faces) on the labeled dice of ``shared/datasets/dice-real``,
+  when that folder is present.
+
 Goal (issue 10): at least 10 frames per second end to end on 2 cores. The reference model is found
 in an installed ``mahjong_detector`` package, at ``--reference``, or in ``$MAHJONG_DETECTOR_ONNX``;
 get it with ``pip download --no-deps mahjong-detector`` and unzip the wheel (it is not a runtime
@@ -76,11 +80,32 @@ def end_to_end(detector: Detector, video: Path, motion: float) -> tuple[float, i
     return frames / elapsed, frames, reused
 
 
+def pip_accuracy(folder: Path) -> tuple[int, int] | None:
+    from vision.dice import count_pips
+
+    images = sorted((folder / "images").glob("*.jpg"))
+    if not images:
+        return None
+    right = total = 0
+    for path in images:
+        image = cv2.imread(str(path))
+        h, w = image.shape[:2]
+        for line in (folder / "labels" / f"{path.stem}.txt").read_text().splitlines():
+            c, cx, cy, bw, bh = map(float, line.split())
+            x1, y1 = int((cx - bw / 2) * w), int((cy - bh / 2) * h)
+            x2, y2 = int((cx + bw / 2) * w), int((cy + bh / 2) * h)
+            total += 1
+            right += count_pips(image[max(0, y1):y2, max(0, x1):x2]) == int(c) + 1
+    return right, total
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=None, help="folder with detector.onnx")
     parser.add_argument("--reference", help="the mahjong-detector model.onnx")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--dice", type=Path, default=ROOT.parent / "shared" / "datasets" /
+                        "dice-real", help="labeled dice photos (class k = k+1 pips)")
     args = parser.parse_args()
     images = [cv2.imread(str(p)) for p in sorted(SAMPLES.glob("table_*.jpg"))]
     if not images:
@@ -113,6 +138,10 @@ def main() -> int:
         if threads in ours and threads in theirs:
             print(f"ratio_vs_mahjong_detector[threads={threads}]: "
                   f"{theirs[threads] / ours[threads]:.2f}")
+    pips = pip_accuracy(args.dice)
+    if pips is not None:
+        print(f"pip_count_accuracy_dice_real: {pips[0] / pips[1]:.1%}  ({pips[0]}/{pips[1]} "
+              "dice, ground-truth boxes)")
     video = SAMPLES / "table_1080p.mp4"
     e2e_det = load_detector(models, threads=2) if have_ours else \
         Detector(ref, threads=2) if ref is not None else None

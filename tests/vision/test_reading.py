@@ -134,3 +134,15 @@ def test_calibration_saves_and_loads() -> None:
         TableCalibration.from_corners([[0, 0], [1, 1]])
     with pytest.raises(ValueError, match="bottom_seat"):
         TableCalibration.from_corners(table_corners(top_down()), bottom_seat=4)
+
+
+def test_indicator_turned_over_in_the_wall_is_read() -> None:
+    scene = Scene(seats=[SeatSpec(hand="1234567m111p55s"), SeatSpec(), SeatSpec(), SeatSpec()],
+                  wall=144, indicator="7p")
+    dets, _ = detections(scene, top_down())
+    table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
+    assert table.indicator == parse_tiles("7p")[0]
+    assert (table.detections.role == "indicator").sum() == 1
+    out = read_detections(dets, TableCalibration.from_corners(table_corners(top_down())),
+                          ruleset="liaoyang")
+    assert out.record["context"]["indicator"] == "7p"
