@@ -278,3 +278,25 @@ def test_shanghai_eight_flowers_win_at_once() -> None:
     assert (win["tile"], win["by"]) == ("f8", "self_draw")
     # as worked in tests/cases/shanghai/08-bahuaqi: U = 20 from each other player
     assert s.settlement.payments == [-20, 60, -20, -20]
+
+
+def test_liaoyang_self_draw_among_the_last_four_is_haidilao() -> None:
+    """tests/cases/liaoyang/11-haidilao followed live: the 分张 flag comes from the wall."""
+    deal = ["2m EEE SSS WWW NN CC", "22m 789p 78s 456m 88s F", "2p 333s 444s 555s 6p6p P",
+            "13p 777m 555p 444p N F"]
+    s = run(start("liaoyang", deal, indicator="9s"),
+            ev.Discarded(seat=0, tile="2m"), ev.Punged(seat=1), ev.Discarded(seat=1, tile="F"),
+            ev.Drew(seat=2), ev.Discarded(seat=2, tile="2p"), ev.Chowed(seat=3, tiles="123p"),
+            ev.Discarded(seat=3, tile="N"), ev.Drew(seat=0), ev.Discarded(seat=0, tile="C"))
+    assert s.drawable == 136 - 53 - 16 - 2
+    early = s.clone()
+    early.undrawn = 16 + 5  # fast-forward: five drawable, the next draw is not yet a 分张
+    early = early.apply(ev.Drew(seat=1, tile="6s")).apply(ev.Won(seats=(1,)))
+    assert "last_tiles" not in early.record.to_json()["wins"][0]
+    s = s.clone()
+    s.undrawn = 16 + 4  # the next draw is the first of the last four (分张)
+    s = s.apply(ev.Drew(seat=1, tile="6s")).apply(ev.Won(seats=(1,)))
+    win = s.record.to_json()["wins"][0]
+    assert win == {"seat": 1, "tile": "6s", "by": "self_draw", "last_tiles": True}
+    assert s.settlement.payments == [-100, 196, -64, -32]
+    assert s.settlement.next_dealer == 1
