@@ -22,7 +22,7 @@ Typical use::
 
 API:
 
-- :class:`MatchStore` — ``open(path=None, create=True)``, ``new_match``, ``list_matches``,
+- :class:`MatchStore` — ``open(path=None, create=True, durable=True)``, ``new_match``, ``list_matches``,
   ``load`` (a :class:`Match`), ``events`` (raw log), ``append_event``, ``add_hand``, ``amend``,
   ``replay`` (from scratch, no cache), ``export_json``, ``export_csv``, ``subscribe``, ``poll``.
 - :class:`Match` — ``totals``, ``hands`` (:class:`HandResult`: ``record``, ``settlement``),
