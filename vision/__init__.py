@@ -8,8 +8,10 @@ The API the dashboard uses::
     from vision import Pipeline, open_capture, load_detector, read_image
 
     detector = load_detector()                  # models/detector.onnx (+ classifier.onnx)
-    pipe = Pipeline(0, detector, ruleset="shanghai", dealer=0, stable_frames=5)
-    for result in pipe.frames():                # one FrameResult per camera frame
+    pipe = Pipeline(0, detector, ruleset="shanghai", dealer=0, stable_frames=5,
+                    corners=saved_corners, bottom_seat=0)   # or Pipeline(0, models=DIR)
+    for result in pipe.frames():                # one FrameResult per camera frame (blocks);
+                                                #   a GUI timer calls pipe.poll(0.02) instead
         result.frame.image                      # BGR picture, result.frame.timestamp
         result.detections                       # TileDetections: xyxy, class_id, confidence,
                                                 #   topk_ids/probs, face, seat, role, group
@@ -18,6 +20,7 @@ The API the dashboard uses::
         result.events                           # VisionEvent: match-engine events + "hand",
                                                 #   "repaired"; result.statuses: camera changes
     pipe.waits(result)                          # 听 per seat showing 13 tiles
+    pipe.hand_record(result)                    # the hand record for scoring, + assumptions
 
 - :func:`open_capture` (``vision.capture``): webcam index, video file, RTSP/HTTP URL or image
   folder, read by a thread into a bounded queue; ``read(timeout)`` never blocks longer;

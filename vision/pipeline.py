@@ -59,7 +59,8 @@ class Pipeline:
 
     Args:
         source: what :func:`vision.capture.open_capture` accepts, or an open :class:`Capture`.
-        detector: a :class:`vision.detector.Detector`; default: the shipped models.
+        detector: a :class:`vision.detector.Detector`; default: the models in ``models``
+            (a folder; default: the shipped ``models/``).
         ruleset: used for winning shapes (repair, waits) and where the wall breaks.
         dealer: the dealer's seat (who rolls the dice).
         corners: the table's corners in pixels; default: found in the first frame (or
@@ -70,7 +71,8 @@ class Pipeline:
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
-                 detector: Any = None, *, ruleset: str | None = None, dealer: int = 0,
+                 detector: Any = None, *, models: str | Path | None = None,
+                 ruleset: str | None = None, dealer: int = 0,
                  corners: Sequence[Sequence[float]] | None = None, bottom_seat: int = 0,
                  stable_frames: int = 5,
                  motion: float = 1.5, layout: TableLayout | None = None,
@@ -78,7 +80,7 @@ class Pipeline:
         if detector is None:
             from vision.detector import load_detector
 
-            detector = load_detector()
+            detector = load_detector(models)
         self.detector = detector
         self.ruleset = ruleset
         self.dealer = dealer
@@ -106,12 +108,7 @@ class Pipeline:
 
     def frames(self) -> Iterator[FrameResult]:
         """Results of every frame until the source ends (a failing source raises its error)."""
-        if self._capture is None:
-            if self._source is None:
-                raise ValueError("this pipeline has no source; call process(image) instead")
-            assert not isinstance(self._source, Capture)
-            self._capture = open_capture(self._source, **self._capture_options)
-        cap = self._capture
+        cap = self._open()
         try:
             for frame in cap:
                 result = self.process_frame(frame)
@@ -119,6 +116,30 @@ class Pipeline:
                 yield result
         finally:
             cap.close()
+
+    def poll(self, timeout: float = 0.05) -> FrameResult | None:
+        """The next frame's result, or ``None`` if no frame came within ``timeout`` (for a
+        caller on a timer, e.g. a GUI); camera status changes wait in :meth:`statuses`.
+        Raises :class:`vision.capture.CaptureEnded` at the end of a file."""
+        cap = self._open()
+        frame = cap.read(timeout=timeout)
+        if frame is None:
+            return None
+        result = self.process_frame(frame)
+        result.statuses = cap.statuses()
+        return result
+
+    def statuses(self) -> list[CaptureStatus]:
+        """Camera status changes not yet attached to a result."""
+        return self._open().statuses()
+
+    def _open(self) -> Capture:
+        if self._capture is None:
+            if self._source is None:
+                raise ValueError("this pipeline has no source; call process(image) instead")
+            assert not isinstance(self._source, Capture)
+            self._capture = open_capture(self._source, **self._capture_options)
+        return self._capture
 
     def close(self) -> None:
         if self._capture is not None:

@@ -185,3 +185,27 @@ def test_kongs_become_kong_events_of_the_right_kind() -> None:
              if e.type == "kong"]
     assert kongs == [(3, {"type": "kong", "seat": 0, "kind": "added", "tile": "N"}),
                      (5, {"type": "kong", "seat": 0, "kind": "concealed", "tile": "C"})]
+
+
+def test_poll_never_blocks_and_reads_a_folder(tmp_path) -> None:
+    import time
+
+    import cv2
+
+    from vision.capture import CaptureEnded
+
+    for i in range(2):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((40, 40, 3), 50 * i, np.uint8))
+    empty = TileDetections.empty()
+    pipe = Pipeline(tmp_path, ScriptedDetector([empty, empty]))
+    got = []
+    deadline = time.monotonic() + 10
+    with pytest.raises(CaptureEnded):
+        while time.monotonic() < deadline:
+            t0 = time.monotonic()
+            result = pipe.poll(timeout=0.05)
+            assert time.monotonic() - t0 < 1.0
+            if result is not None:
+                got.append(result.frame.index)
+    pipe.close()
+    assert got == [0, 1]
