@@ -11,6 +11,8 @@ Run: ``python bench/vision_bench.py [--models DIR] [--reference PATH] [--repeat 
   whole ``Pipeline`` (capture thread, detection, table geometry, repair, stability, events), twice:
   as shipped (unchanged frames reuse the last detections) and with every frame analysed.
 
+- ``sample_read_accuracy`` — the bundled photos read by the model through the table logic and
+  scored against their manifests (seat melds with claimed-from, flowers, discards, hands, dice);
 - ``pip_count_accuracy_dice_real`` — faces read by pip counting (the fallback for a model that
   finds dice but does not name their faces) on the labeled dice of ``shared/datasets/dice-real``,
   when that folder is present.
@@ -80,6 +82,28 @@ def end_to_end(detector: Detector, video: Path, motion: float) -> tuple[float, i
     return frames / elapsed, frames, reused
 
 
+def sample_accuracy(detector: Detector) -> str:
+    import json
+
+    from vision.geometry import read_table
+    from vision.manifest import Score, bottom_seat, compare
+    from vision.reading import calibrate
+    from vision.repair import repair
+
+    total = Score()
+    for path in sorted(SAMPLES.glob("table_*.jpg")):
+        manifest = json.loads(path.with_suffix(".json").read_text())
+        image = cv2.imread(str(path))
+        dets = detector.detect(image)
+        table = read_table(dets, calibrate(image, bottom_seat=bottom_seat(manifest), dets=dets))
+        repair(table, {})
+        from vision.dice import read_dice
+
+        roll = read_dice(table.detections)
+        total += compare(table, manifest, roll.faces if roll else None)
+    return total.summary()
+
+
 def pip_accuracy(folder: Path) -> tuple[int, int] | None:
     from vision.dice import count_pips
 
@@ -138,6 +162,10 @@ def main() -> int:
         if threads in ours and threads in theirs:
             print(f"ratio_vs_mahjong_detector[threads={threads}]: "
                   f"{theirs[threads] / ours[threads]:.2f}")
+    if have_ours or ref is not None:
+        reader = load_detector(models, threads=2) if have_ours else Detector(ref, threads=2)
+        print(f"sample_read_accuracy: {sample_accuracy(reader)}  "
+              f"({'ours' if have_ours else 'mahjong-detector model standing in'})")
     pips = pip_accuracy(args.dice)
     if pips is not None:
         print(f"pip_count_accuracy_dice_real: {pips[0] / pips[1]:.1%}  ({pips[0]}/{pips[1]} "
