@@ -85,6 +85,7 @@ def end_to_end(detector: Detector, video: Path, motion: float) -> tuple[float, i
 def sample_accuracy(detector: Detector) -> str:
     import json
 
+    from vision.dice import read_dice
     from vision.geometry import read_table
     from vision.manifest import Score, bottom_seat, compare
     from vision.reading import calibrate
@@ -97,8 +98,6 @@ def sample_accuracy(detector: Detector) -> str:
         dets = detector.detect(image)
         table = read_table(dets, calibrate(image, bottom_seat=bottom_seat(manifest), dets=dets))
         repair(table, {})
-        from vision.dice import read_dice
-
         roll = read_dice(table.detections)
         total += compare(table, manifest, roll.faces if roll else None)
     return total.summary()
