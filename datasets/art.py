@@ -39,12 +39,12 @@ def _svg_to_rgba(path: Path, width: int, height: int) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
 
 
-def _key_background(rgb: np.ndarray) -> np.ndarray:
+def _key_background(rgb: np.ndarray, threshold: float = 18.0) -> np.ndarray:
     """RGBA from a picture drawn on a light paper color: alpha grows with distance to it."""
     border = np.concatenate([rgb[:3].reshape(-1, 3), rgb[-3:].reshape(-1, 3)])
     bg = np.median(border, axis=0)
     dist = np.abs(rgb.astype(np.float32) - bg).max(axis=2)
-    alpha = np.clip((dist - 18.0) * 6.0, 0, 255).astype(np.uint8)
+    alpha = np.clip((dist - threshold) * 6.0, 0, 255).astype(np.uint8)
     return np.dstack([rgb, alpha])
 
 

@@ -148,12 +148,14 @@ def _complete_hand(pool: _Pool, sets: int, beta: float) -> list[Tile] | None:
 
 
 def sample_game(rng: random.Random, *, progress: float | None = None,
-                showdown: bool | None = None, flower_rate: float = 0.9,
+                showdown: bool | None = None, flower_rate: float = 0.95,
                 beta: float = 1.0) -> GameState:
     """A random, legal table state (see the module docstring for what "legal" covers)."""
     pool = _Pool(rng)
-    p = rng.betavariate(1.6, 3.2) if progress is None else progress
-    showdown = rng.random() < 0.25 if showdown is None else showdown
+    # early and middle game dominate, and showdowns are rare: a scene then shows about as many
+    # faces of each playing kind as of each flower (one of each in a set)
+    p = rng.betavariate(1.4, 3.6) if progress is None else progress
+    showdown = rng.random() < 0.12 if showdown is None else showdown
     dealer = rng.randrange(4)
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     seats = [SeatState() for _ in range(4)]

@@ -74,6 +74,10 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     syn.add_argument("--quiet", action="store_true", help="no progress line")
     syn.set_defaults(func=_synth)
 
+    art = sub.add_parser("setup-art", help="fetch the Debian tile sets (apt-get download) and "
+                         "render their faces into the cache; optional, adds styles")
+    art.set_defaults(func=_setup_art)
+
     st = sub.add_parser("stats", help="class histogram of a dataset folder")
     st.add_argument("dir", type=Path)
     st.set_defaults(func=_stats)
@@ -124,3 +128,11 @@ def _sheet(args: argparse.Namespace) -> int:
                          boxes=not args.no_boxes, seed=args.seed)
     print(path)
     return 0
+
+
+def _setup_art(args: argparse.Namespace) -> int:
+    from datasets import art, debian_art
+
+    made = debian_art.setup_art(log=print)
+    print(f"styles now available: {', '.join(art.available_styles())} (cache {art.cache_dir()})")
+    return 0 if made else 2

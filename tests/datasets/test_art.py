@@ -1,0 +1,65 @@
+"""Face art: normalization, the Debian element renderer, and the built-in styles when present."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets import art
+from datasets.debian_art import GNOME_INDEX, KDE_SETS, render_svg_element
+from scoring.tiles import NUM_TILES, TILE_NAMES
+from tests.datasets.conftest import needs_art
+
+SVG = b"""<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+ width="200" height="100">
+ <defs><rect id="dot" width="10" height="10" fill="#ff0000"/></defs>
+ <g id="layer" transform="translate(100,0)">
+  <g id="A"><use xlink:href="#dot" x="5" y="5"/><use xlink:href="#dot" x="25" y="5"/></g>
+  <g id="B" style="display:none"><rect x="5" y="50" width="40" height="20" fill="#00ff00"/></g>
+ </g>
+ <rect id="C" x="0" y="0" width="50" height="50" fill="#0000ff"/>
+</svg>"""
+
+
+def test_svg_element_renders_alone_with_its_ancestors_transform_and_uses() -> None:
+    pytest.importorskip("cairosvg")
+    a = render_svg_element(SVG, "A", scale=1)
+    assert a.shape == (100, 200, 4)
+    ys, xs = np.nonzero(a[..., 3] > 128)
+    assert (xs.min(), xs.max(), ys.min(), ys.max()) == (105, 134, 5, 14)  # both dots, shifted
+    assert (a[ys, xs, :3] == [255, 0, 0]).all()  # nothing of C or B
+    b = render_svg_element(SVG, "B", scale=1)  # hidden layers still render when asked for
+    ys, xs = np.nonzero(b[..., 3] > 128)
+    assert (xs.min(), ys.min()) == (105, 50) and (b[ys, xs, 1] == 255).all()
+    with pytest.raises(ValueError, match="no element 'Z'"):
+        render_svg_element(SVG, "Z")
+
+
+def test_debian_maps_cover_every_tile_once() -> None:
+    for ids in KDE_SETS.values():
+        assert sorted(ids) == sorted(TILE_NAMES)
+        assert len(set(ids.values())) == NUM_TILES
+    assert sorted(GNOME_INDEX) == sorted(TILE_NAMES)
+    assert len(set(GNOME_INDEX.values())) == NUM_TILES
+
+
+def test_normalize_face_centres_art_with_a_margin() -> None:
+    rgba = np.zeros((50, 80, 4), np.uint8)
+    rgba[10:20, 30:40] = 255
+    face = art.normalize_face(rgba, margin=0.1)
+    w, h = art.FACE_SIZE
+    ys, xs = np.nonzero(face[..., 3])
+    assert face.shape == (h, w, 4)
+    assert abs((xs.min() + xs.max()) / 2 - w / 2) <= 1 and abs((ys.min() + ys.max()) / 2 - h / 2) <= 1
+    assert xs.min() >= int(w * 0.1) - 1 and xs.max() <= w - int(w * 0.1)
+    assert not art.normalize_face(np.zeros((5, 5, 4), np.uint8)).any()  # blank stays blank
+
+
+@needs_art
+def test_builtin_styles_have_all_faces_and_are_cached() -> None:
+    faces = art.load_style("gleitz")
+    assert sorted(faces) == list(range(NUM_TILES))
+    assert all(f.shape == (art.FACE_SIZE[1], art.FACE_SIZE[0], 4) for f in faces.values())
+    assert (art.cache_dir() / "gleitz" / "1m.png").exists()
+    with pytest.raises(ValueError, match="not available"):
+        art.check_style("no-such-style")
