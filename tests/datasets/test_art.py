@@ -50,7 +50,8 @@ def test_normalize_face_centres_art_with_a_margin() -> None:
     w, h = art.FACE_SIZE
     ys, xs = np.nonzero(face[..., 3])
     assert face.shape == (h, w, 4)
-    assert abs((xs.min() + xs.max()) / 2 - w / 2) <= 1 and abs((ys.min() + ys.max()) / 2 - h / 2) <= 1
+    assert abs((xs.min() + xs.max()) / 2 - w / 2) <= 1
+    assert abs((ys.min() + ys.max()) / 2 - h / 2) <= 1
     assert xs.min() >= int(w * 0.1) - 1 and xs.max() <= w - int(w * 0.1)
     assert not art.normalize_face(np.zeros((5, 5, 4), np.uint8)).any()  # blank stays blank
 
