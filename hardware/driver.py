@@ -70,6 +70,7 @@ class _Pending:
     error: TableError | None = None
     status_gen: int = 0
     resend: bool = False  # the reply (or our request) was garbled: resend without waiting
+    may_resend: bool = True
 
 
 class TableDriver:
@@ -266,10 +267,13 @@ class TableDriver:
             tx = Transaction(frame.seq, op)
             self.transactions.append(tx)
             what = self.protocol.describe(frame)
+            fast_resent = False
             try:
                 for attempt in range(1, attempts + 1):
                     tx.attempts = attempt
-                    pending = _Pending(op, frame)
+                    # One early resend per command: the rest of a garbled burst must not use
+                    # up every attempt in a few milliseconds.
+                    pending = _Pending(op, frame, may_resend=not fast_resent)
                     with self._cond:
                         self._pending = pending
                     self._write(wire, f"{what} (attempt {attempt}/{attempts})", gen)
@@ -282,6 +286,7 @@ class TableDriver:
                             raise pending.error
                         tx.ok = True
                         return pending.result, pending.status_gen
+                    fast_resent = fast_resent or pending.resend
                     if not pending.resend:
                         self.stats["timeouts"] += 1
                     if attempt < attempts:
@@ -453,7 +458,7 @@ class TableDriver:
         """Cut the wait short when a retry is safe (same sequence number, deduplicated)."""
         with self._cond:
             p = self._pending
-            if (p is not None and not p.done and self.protocol.sequenced
+            if (p is not None and not p.done and p.may_resend and self.protocol.sequenced
                     and self.protocol.can_retry(p.op)):
                 p.resend = True
                 self._cond.notify_all()

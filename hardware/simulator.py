@@ -182,11 +182,14 @@ class Simulator:
             self._handle(self._parser.feed(raw), now)
 
     def _handle(self, items: list[Any], now: float) -> None:
+        garbled = False
         for item in items:
             if item.frame is None:
                 self.counters[f"rx_{item.error}"] += 1
-                for wire in self.firmware.garbled():
-                    self._send(wire, now)
+                if not garbled:  # one resend request per burst of garbage, not per piece
+                    garbled = True
+                    for wire in self.firmware.garbled():
+                        self._send(wire, now)
                 continue
             self.counters["rx_frames"] += 1
             for wire in self.firmware.handle(item.frame, now):

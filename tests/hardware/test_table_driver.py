@@ -231,3 +231,13 @@ def test_a_second_program_cannot_grab_the_same_table(table: TableDriver, sim: Si
     with pytest.raises(TableOffline, match="another program already has it open"):
         open_table(sim.url, **FAST)
     assert table.status().state is TableState.IDLE
+
+
+def test_corrupted_replies_are_audited_as_drops_and_resent() -> None:
+    with start_simulator(speed=200, seed=3, faults="corrupt=0.1") as sim, \
+            open_table(sim.url, **{**FAST, "retries": 6}) as table:
+        for _ in range(30):
+            table.status()
+        drops = [e for e in table.audit.entries if e.direction == "drop"]
+        assert drops and any("bad_crc" in e.note or "bad_end" in e.note for e in drops)
+        assert table.stats["fast_resends"] > 0 and sim.firmware.replayed > 0

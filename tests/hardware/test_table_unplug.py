@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from table_helpers import FAST, collect, wait_for
@@ -81,5 +82,17 @@ def test_start_without_a_table_waits_for_it() -> None:
         with start_simulator(link="tcp", port=int(url.rsplit(":", 1)[1]), speed=200):
             wait_for(lambda: table.state is TableState.IDLE)
             assert table.info is not None and table.identify().tile_count == 144
+    finally:
+        table.close()
+
+
+def test_reconnect_attempts_back_off_exponentially(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    table = open_table(str(tmp_path / "not-plugged-in"), require=False,
+                       **{**FAST, "backoff": (0.01, 0.08)})
+    try:
+        time.sleep(0.6)
+        # 0.01, 0.02, 0.04, then every 0.08 s: about 9 tries; without backoff about 60.
+        assert 3 <= table.stats["reconnect_failures"] <= 14, table.stats
+        assert table.state is TableState.OFFLINE
     finally:
         table.close()
