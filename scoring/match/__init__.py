@@ -22,8 +22,9 @@ Typical use::
 
 API:
 
-- :class:`MatchStore` — ``open(path=None, create=True, durable=True)``, ``new_match``, ``list_matches``,
-  ``load`` (a :class:`Match`), ``events`` (raw log), ``append_event``, ``add_hand``, ``amend``,
+- :class:`MatchStore` — ``open(path=None, create=True, durable=True)``, ``new_match``,
+  ``list_matches``, ``load`` (a :class:`Match`), ``events`` (raw log), ``append_event``,
+  ``add_hand``, ``amend``,
   ``replay`` (from scratch, no cache), ``export_json``, ``export_csv``, ``subscribe``, ``poll``.
 - :class:`Match` — ``totals``, ``hands`` (:class:`HandResult`: ``record``, ``settlement``),
   ``dealer``, ``counters``, ``levels`` (Shandong), ``hand`` (the hand in play, a

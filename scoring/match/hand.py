@@ -146,6 +146,7 @@ class HandState:
     indicator_stack: int | None = None  # Liaoyang: the stack whose top tile is the indicator
     wall_text: str = ""  # the ruleset's reading of the dice, for the referee
     indicator: Tile | None = None
+    indicator_drawn: bool = False  # a kong replacement reached the face-up indicator itself
     dealt: bool = False
     started: bool = False  # the dealer has discarded: the deal's flower round is over
     undrawn: int = 0
@@ -349,6 +350,10 @@ class HandState:
             raise EventRefused(s._whose_turn(ev.seat))
         s.undrawn -= 1
         seat.add(tile)
+        if (tile is not None and tile == s.indicator and source == "kong"
+                and not s.indicator_drawn and s._seen_counts()[tile] > 4):
+            # replacements come from the tail, towards the indicator's stack: this is it
+            s.indicator_drawn = True
         seat.louhu.clear()
         seat.drew = True
         seat.last_drawn = tile
@@ -719,6 +724,14 @@ class HandState:
 
     def _check_counts(self) -> None:
         """At most 4 copies of a tile (one of a flower) among everything seen."""
+        counts = self._seen_counts()
+        for t, n in enumerate(counts):
+            if n > (1 if t >= 34 else 4):
+                limit = 1 if is_flower(t) else 4
+                raise EventRefused(f"{n} copies of {_name(t)} would be on the table; "
+                                   f"the set has {limit}")
+
+    def _seen_counts(self) -> list[int]:
         counts = [0] * len(TILE_NAMES)
         for seat in self.seats:
             for t, n in seat.known.items():
@@ -732,13 +745,9 @@ class HandState:
                 if m.type == "chow":
                     counts[m.tiles[1]] += 1
                     counts[m.tiles[2]] += 1
-        if self.indicator is not None:
+        if self.indicator is not None and not self.indicator_drawn:
             counts[self.indicator] += 1
-        for t, n in enumerate(counts):
-            if n > (1 if t >= 34 else 4):
-                limit = 1 if is_flower(t) else 4
-                raise EventRefused(f"{n} copies of {_name(t)} would be on the table; "
-                                   f"the set has {limit}")
+        return counts
 
 
 def score_record(data: dict[str, Any]) -> tuple[HandRecord, Settlement]:

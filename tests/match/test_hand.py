@@ -300,3 +300,14 @@ def test_liaoyang_self_draw_among_the_last_four_is_haidilao() -> None:
     assert win == {"seat": 1, "tile": "6s", "by": "self_draw", "last_tiles": True}
     assert s.settlement.payments == [-100, 196, -64, -32]
     assert s.settlement.next_dealer == 1
+
+
+def test_a_kong_replacement_may_take_the_liaoyang_indicator_itself() -> None:
+    # indicator 2m: three more 2m in hands; replacements run along the tail to its stack
+    deal = ["2m2m EEEE SSS WWW NN", "2m 999s 111p 999m CCC", "?" * 13, "?" * 13]
+    s = start("liaoyang", deal, indicator="2m")
+    with pytest.raises(EventRefused, match="5 copies of 2m"):
+        run(s, ev.Discarded(seat=0, tile="N"), ev.Drew(seat=1, tile="2m"))
+    s = run(s, ev.Konged(seat=0, kind="concealed", tile="E"), ev.Drew(seat=0, tile="2m"))
+    assert s.indicator_drawn and s.seats[0].known[1] == 3
+    assert s.record is None and s.need == "discard"
