@@ -336,6 +336,9 @@ def _parse_seat(raw: Any, k: int) -> Seat:
     if not isinstance(melds_raw, list):
         raise RecordError("must be a list", f"{where}.melds")
     melds = tuple(_parse_meld(m, k, f"{where}.melds[{i}]") for i, m in enumerate(melds_raw))
+    if len(melds) > 4:
+        raise RecordError(f"a hand holds at most 4 melds; seat {k} shows {len(melds)} melds",
+                          f"{where}.melds")
     flowers_form = raw.get("flowers", [])
     if isinstance(flowers_form, str):
         flowers = _tiles(flowers_form, f"{where}.flowers")
@@ -524,6 +527,8 @@ def _check_wins(record: HandRecord) -> None:
         if w.tile not in seat.concealed:
             raise RecordError(f"winner does not hold its winning tile {TILE_NAMES[w.tile]} "
                               "among its concealed tiles", f"{where}.concealed")
+    for i, w in enumerate(wins):
+        _check_win_source(record, w, f"wins[{i}]")
     winners = set(record.winners)
     for k, seat in enumerate(record.seats):
         if k in winners or not seat.concealed:
@@ -532,6 +537,29 @@ def _check_wins(record: HandRecord) -> None:
         if seat.tile_count not in allowed:
             raise RecordError(f"a non-winner holds {' or '.join(map(str, allowed))} tiles "
                               f"(kongs count 3), got {seat.tile_count}", f"seats[{k}]")
+
+
+def _check_win_source(record: HandRecord, win: Win, where: str) -> None:
+    """What the README defines for every ruleset: a replacement win needs the kong or flower it
+    replaced, 杠爆 the exposed kong fed by that seat, and 抢杠 the pung its 补杠 was adding to."""
+    seat = record.seats[win.seat]
+    if win.replacement == "kong" and not any(m.is_kong for m in seat.melds):
+        raise RecordError("a win on a kong's replacement tile (杠开) needs a kong among the "
+                          "winner's melds", f"{where}.replacement")
+    if win.replacement == "flower" and not seat.flowers:
+        raise RecordError("a win on a flower's replacement tile (杠开) needs a flower among "
+                          "the winner's flowers", f"{where}.replacement")
+    fed = win.kong_fed_by
+    if fed is not None and not any(m.type == "exposed_kong" and m.from_seat == fed
+                                   for m in seat.melds):
+        raise RecordError(f"杠爆 needs an exposed_kong claimed from seat {fed} among the "
+                          "winner's melds", f"{where}.kong_fed_by")
+    if win.by == "rob_kong":
+        assert win.from_seat is not None
+        robbed = record.seats[win.from_seat]
+        if not any(m.type == "pung" and m.kind == win.tile for m in robbed.melds):
+            raise RecordError(f"only a 补杠 can be robbed (抢杠): seat {win.from_seat} shows no "
+                              f"pung of {TILE_NAMES[win.tile]} to add to", f"{where}.from")
 
 
 def validate_counts(record: HandRecord) -> None:

@@ -177,3 +177,38 @@ def test_not_json() -> None:
         load_record("{")
     with pytest.raises(RecordError, match="JSON object"):
         load_record("[]")
+
+
+def _win_variant(**win: Any) -> dict[str, Any]:
+    data = sample()
+    data["wins"][0] = {"seat": 1, "tile": "5p", **win}
+    return data
+
+
+@pytest.mark.parametrize(("win", "field", "words"), [
+    ({"by": "self_draw", "replacement": "kong"}, "wins[0].replacement", "needs a kong"),
+    ({"by": "self_draw", "replacement": "kong", "kong_fed_by": 0}, "wins[0].replacement",
+     "needs a kong"),
+    ({"by": "rob_kong", "from": 2}, "wins[0].from", "only a 补杠 can be robbed"),
+])
+def test_win_sources_must_exist(win: dict[str, Any], field: str, words: str) -> None:
+    with pytest.raises(RecordError) as info:
+        parse_record(_win_variant(**win))
+    assert info.value.field == field and words in str(info.value)
+
+
+def test_flower_replacement_needs_a_flower() -> None:
+    data = _win_variant(by="self_draw", replacement="flower")
+    parse_record(data)  # seat 1 has flowers
+    data["seats"][1]["flowers"] = []
+    with pytest.raises(RecordError, match="needs a flower"):
+        parse_record(data)
+
+
+def test_at_most_four_melds() -> None:
+    data = sample()
+    data["seats"][2]["concealed"] = ""
+    data["seats"][2]["melds"] = [{"type": "pung", "tiles": t, "from": 0}
+                                 for t in ("111p", "222p", "333p", "444p", "666p")]
+    with pytest.raises(RecordError, match="seat 2 shows 5 melds"):
+        parse_record(data)

@@ -12,7 +12,6 @@ from scoring.rulesets.shanghai.contracts import contracts
 from scoring.rulesets.shanghai.evaluator import ShareResult, evaluate, qualifying_patterns
 from scoring.rulesets.shanghai.hand import WinFacts
 from scoring.rulesets.shanghai.options import OPTIONS
-from scoring.rulesets.shanghai.validate import validate_record
 from scoring.settlement import Item, Settlement, Transfer, WinScore
 
 
@@ -22,9 +21,8 @@ class ShanghaiRuleset(Ruleset):
     options = OPTIONS
 
     def validate(self, record: HandRecord) -> None:
-        """Refuse an impossible record (see :mod:`.validate`) and a win with no pattern."""
+        """Refuse a win with no pattern (impossible records are refused by the core)."""
         opts = self.resolve_options(record.options)
-        validate_record(record)
         for w in record.wins:
             evaluate(WinFacts.of(record, w), opts, record.context)
 
