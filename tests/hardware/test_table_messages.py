@@ -143,3 +143,12 @@ def test_jam_stops_the_table_until_stop() -> None:
         t.execute(Op.SHUFFLE, None, 101.0)
     t.execute(Op.STOP, None, 102.0)
     assert t.status.state is TableState.IDLE and t.status.fault is Fault.NONE
+
+
+def test_states_and_event_kinds_print_as_their_names() -> None:
+    """The dashboard shows ``str(state)`` and keys its colours on it."""
+    from hardware.model import EventKind
+
+    assert [str(s) for s in TableState] == ["offline", "idle", "shuffling", "raising", "busy",
+                                            "error"]
+    assert str(EventKind.DICE) == "dice" and str(EventKind.FAULT_CLEARED) == "fault_cleared"
