@@ -78,3 +78,53 @@ def write_grid(tiles: list[np.ndarray], out: Path, cols: int) -> Path:
     if not cv2.imwrite(str(out), grid):
         raise OSError(f"could not write {out}")
     return out
+
+
+def fill(img: np.ndarray, cell: int) -> np.ndarray:
+    """Centre-crop an image to a square and scale it to ``cell`` (how phone photos are shown)."""
+    h, w = img.shape[:2]
+    s = min(h, w)
+    y0, x0 = (h - s) // 2, (w - s) // 2
+    return cv2.resize(img[y0:y0 + s, x0:x0 + s], (cell, cell), interpolation=cv2.INTER_AREA)
+
+
+def _images(folder: Path, count: int, seed: int) -> list[np.ndarray]:
+    files = [p for _, p in iter_label_files(folder)]
+    random.Random(seed).shuffle(files)
+    out = []
+    for label in files:
+        path = image_for_label(label)
+        img = cv2.imread(str(path)) if path else None
+        if img is not None:
+            out.append(img)
+        if len(out) == count:
+            break
+    if len(out) < count:
+        raise ValueError(f"{folder}: fewer than {count} readable images")
+    return out
+
+
+def compare_sheet(left: Path | str, right: Path | str, out: Path | str, count: int = 16,
+                  cols: int = 4, cell: int = 200, seed: int = 0,
+                  titles: tuple[str, str] = ("synthetic", "real")) -> Path:
+    """Two grids side by side (e.g. synthetic close-ups and real photos), without boxes."""
+    grids = []
+    for folder, title in zip((Path(left), Path(right)), titles, strict=True):
+        tiles = [fill(img, cell) for img in _images(folder, count, seed)]
+        rows = (count + cols - 1) // cols
+        grid = np.full((rows * (cell + 4) + 4 + 36, cols * (cell + 4) + 4, 3), 255, np.uint8)
+        cv2.putText(grid, title, (8, 27), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (40, 40, 40), 2,
+                    cv2.LINE_AA)
+        for i, t in enumerate(tiles):
+            r, c = divmod(i, cols)
+            y, x = 36 + 4 + r * (cell + 4), 4 + c * (cell + 4)
+            grid[y:y + cell, x:x + cell] = t
+        grids.append(grid)
+    gap = np.full((grids[0].shape[0], 16, 3), 255, np.uint8)
+    both = np.hstack([grids[0], gap, grids[1]])
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    params = [cv2.IMWRITE_JPEG_QUALITY, 88] if out.suffix.lower() in (".jpg", ".jpeg") else []
+    if not cv2.imwrite(str(out), both, params):
+        raise OSError(f"could not write {out}")
+    return out

@@ -90,6 +90,8 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     sh.add_argument("--cell", type=int, default=480, help="cell size in px (default 480)")
     sh.add_argument("--no-boxes", action="store_true", help="images only")
     sh.add_argument("--seed", type=int, default=0, help="which images (default 0)")
+    sh.add_argument("--beside", type=Path, default=None, metavar="DIR2",
+                    help="a second dataset (e.g. real photos) shown beside DIR, without boxes")
     sh.set_defaults(func=_sheet)
 
 
@@ -124,6 +126,12 @@ def _sheet(args: argparse.Namespace) -> int:
     from datasets.sheet import contact_sheet
 
     out = args.out or args.dir / "sheet.png"
+    if args.beside is not None:
+        from datasets.sheet import compare_sheet
+
+        print(compare_sheet(args.dir, args.beside, out, count=args.count, cols=args.cols,
+                            cell=min(args.cell, 320), seed=args.seed))
+        return 0
     path = contact_sheet(args.dir, out, count=args.count, cols=args.cols, cell=args.cell,
                          boxes=not args.no_boxes, seed=args.seed)
     print(path)
