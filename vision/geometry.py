@@ -98,11 +98,15 @@ class TableCalibration:
         tiles = dets.is_tile | dets.is_back
         if tiles.sum() < 12:
             return cls.whole_frame(width, height, bottom_seat)
+        # tiles lying face up measure the plane best; standing hands and two-high walls rise
+        # above it and look larger or smaller than their footprint
+        sizing = dets.is_tile if dets.is_tile.sum() >= 8 else tiles
+        sbox = dets.xyxy[sizing].astype(np.float64)
         box = dets.xyxy[tiles].astype(np.float64)
         c = (box[:, :2] + box[:, 2:]) / 2
         r = max(width, height) / 2
-        xy = (c - [width / 2, height / 2]) / r  # centred, about -1..1
-        size = np.sqrt(np.prod(box[:, 2:] - box[:, :2], axis=1)).clip(1e-3) ** (2 / 3)
+        xy = (((sbox[:, :2] + sbox[:, 2:]) / 2) - [width / 2, height / 2]) / r  # about -1..1
+        size = np.sqrt(np.prod(sbox[:, 2:] - sbox[:, :2], axis=1)).clip(1e-3) ** (2 / 3)
         design = np.c_[np.ones(len(xy)), xy]
         coef, *_ = np.linalg.lstsq(design, size, rcond=None)
         g = coef[1:] / max(coef[0], 1e-9)
