@@ -35,6 +35,7 @@ from vision.repair import Repair, repair, winning_test
 from vision.stability import Stabilizer, VisionEvent, events_between, state_is_plausible
 
 THUMB = (96, 54)
+REPAIR_BUDGET = 0.1  # seconds a live frame may spend looking for a legal reading
 FRESH_WALL = 60  # wall stacks in view that mean a new wall was built (a full one has 72)
 
 
@@ -178,9 +179,9 @@ class Pipeline:
             for s in table.seats:
                 if s.tile_count == 14 and s.hidden == 0 and s.hand:
                     must[s.seat] = winning_test(self.ruleset, scoring_melds(s.melds, s.seat))
-            fixed = repair(table, must)
+            fixed = repair(table, must, time_budget=REPAIR_BUDGET)
             if not fixed.legal and must:
-                fixed = repair(table, {})
+                fixed = repair(table, {}, time_budget=REPAIR_BUDGET)
             self._last_reading = (table, fixed)
         events = self._stabilize(frame, table, fixed)
         timings["read"] = time.perf_counter() - t1

@@ -10,6 +10,7 @@ legal reading; the changed tiles are reported so the user can check them.
 from __future__ import annotations
 
 import heapq
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -129,12 +130,14 @@ def _meld_ok(meld: MeldReading, shown: list[Tile]) -> bool:
 
 
 def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]], bool]]
-           | None = None, max_changes: int = MAX_CHANGES) -> Repair:
+           | None = None, max_changes: int = MAX_CHANGES, time_budget: float = 1.0) -> Repair:
     """The most probable legal reading; ``reading`` is updated in place when one is found.
 
     ``must_complete`` maps a seat to a test its concealed tiles must pass (a winner's hand);
-    :func:`winning_test` builds one from a ruleset.
+    :func:`winning_test` builds one from a ruleset. The search stops after ``time_budget``
+    seconds (a live pipeline cannot wait), reporting the reading as not repaired.
     """
+    deadline = time.perf_counter() + time_budget
     must = must_complete or {}
     slots = _slots(reading)
     kinds = [s.kind for s in slots]
@@ -155,7 +158,7 @@ def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]]
         return Repair(legal=False, problems=problems)
     heap: list[tuple[float, tuple[int, ...]]] = [(moves[0][0], (0,))]
     tries = 0
-    while heap and tries < MAX_TRIES:
+    while heap and tries < MAX_TRIES and (tries % 64 or time.perf_counter() < deadline):
         cost, combo = heapq.heappop(heap)
         last = combo[-1]
         if last + 1 < len(moves):  # successors: swap the last move for the next, or add it
@@ -177,6 +180,8 @@ def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]]
                           moves[j][0]) for j in combo]
         _apply(reading, slots, trial)
         return Repair(legal=True, changes=changes, problems=problems)
+    if heap:
+        problems = [*problems, "search stopped before a legal reading was found"]
     return Repair(legal=False, problems=problems)
 
 

@@ -146,3 +146,17 @@ def test_indicator_turned_over_in_the_wall_is_read() -> None:
     out = read_detections(dets, TableCalibration.from_corners(table_corners(top_down())),
                           ruleset="liaoyang")
     assert out.record["context"]["indicator"] == "7p"
+
+
+def test_repair_search_respects_its_time_budget() -> None:
+    import time
+
+    from vision.repair import repair, winning_test
+
+    scene = Scene(seats=[SeatSpec(hand="1m3m5m7m9m1p3p5p7p9p1s3s5sE"), SeatSpec(hidden=13),
+                         SeatSpec(hidden=13), SeatSpec(hidden=13)])
+    table = read_table(*_dets(scene))
+    t0 = time.perf_counter()
+    fixed = repair(table, {0: winning_test(None)}, time_budget=0.05)
+    assert time.perf_counter() - t0 < 0.5
+    assert not fixed.legal and "seat 0 does not hold a finished hand" in fixed.problems
