@@ -27,6 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--project", type=Path, default=Path("runs"))
     p.add_argument("--name", default=None, help="run folder name (default: the kind)")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--threads", type=int,
+                   help="torch CPU threads (default: all cores; 1 is faster on a busy machine)")
     p.add_argument("--seed-onnx", type=Path,
                    help="start from the weights of a YOLO11n detector ONNX "
                         "(e.g. mahjong-detector's); a classifier takes its backbone")
@@ -58,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
         from vision.training.headfit import fit_head
 
         folder = fit_head(args.data, args.seed_onnx, (args.project / name).resolve(),
-                          epochs=args.epochs, imgsz=args.imgsz, batch=args.batch)
+                          epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
+                          threads=args.threads or 0)
         print(f"run folder: {folder}")
         return 0
     from vision.training.ultra import TrainSpec, train
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                                kind=args.kind)
     spec = TrainSpec(kind=args.kind, data=args.data, epochs=args.epochs, imgsz=args.imgsz,
                      device=str(args.device), batch=args.batch, project=args.project, name=name,
-                     workers=args.workers, seed_weights=seed,
+                     workers=args.workers, seed_weights=seed, threads=args.threads,
                      extra=(("freeze", args.freeze),) if args.freeze else ())
     folder = train(spec, resume=args.resume)
     print(f"run folder: {folder}")

@@ -43,19 +43,22 @@ def load_crops(folder: Path, names: tuple[str, ...], size: int) -> tuple[np.ndar
 
 
 def fit_head(data: Path, seed_onnx: Path, out: Path, epochs: int = 12, imgsz: int = 64,
-             batch: int = 512, lr: float = 3e-3, threads: int = 2) -> Path:
+             batch: int = 512, lr: float = 3e-3, threads: int = 0) -> Path:
     """Train the classifier top on cached stem features; returns the run folder.
 
     The feature cache is kept in ``data/stem-<imgsz>.pt`` (reused while the crops and seed are
     unchanged) and the checkpoint is written after every epoch, so an interrupted run keeps
     what it learned.
     """
+    import os
+
     import torch
     from torch import nn
 
     from vision.training.seed import CLASSIFIER_RENAME, load_folded, onnx_weights
     from vision.training.ultra import ultralytics_offline
 
+    threads = threads or os.cpu_count() or 1
     ultralytics_offline(threads)
     from ultralytics.nn.tasks import ClassificationModel
 

@@ -57,6 +57,7 @@ class TrainSpec:
     workers: int = 2
     patience: int = 100
     seed_weights: Path | None = None  # a .pt checkpoint to start from (see vision.training.seed)
+    threads: int | None = None  # torch CPU threads; None: every core
     extra: tuple[tuple[str, Any], ...] = ()
 
 
@@ -70,7 +71,7 @@ def train(spec: TrainSpec, resume: bool = False) -> Path:
         raise ValueError(f"unknown model kind {spec.kind!r}; choose detector or classifier")
     if not spec.data.exists():
         raise FileNotFoundError(f"{spec.data}: no such dataset (run 'mjtable train prepare' first)")
-    ultralytics_offline()
+    ultralytics_offline(spec.threads)
     from ultralytics import YOLO
 
     folder = run_dir(spec)
