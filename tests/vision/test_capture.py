@@ -23,7 +23,7 @@ def _write_video(path: Path, n: int, size: tuple[int, int] = (64, 48)) -> Path:
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, size)
     assert writer.isOpened()
     for i in range(n):
-        writer.write(np.full((size[1], size[0], 3), i * 20, np.uint8))
+        writer.write(np.full((size[1], size[0], 3), i * 20 % 256, np.uint8))
     writer.release()
     return path
 
@@ -160,3 +160,20 @@ def test_live_source_keeps_only_the_newest_frames() -> None:
         time.sleep(0.5)
         first = cap.read(timeout=1)
     assert first is not None and int(first.image[0, 0, 0]) > 40
+
+
+def test_corrupt_video_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.mp4"
+    bad.write_bytes(b"\x00\x00\x00\x18ftypmp42" + bytes(200))
+    with open_capture(bad) as cap, pytest.raises(CaptureError, match=r"broken\.mp4 could not be "
+                                                                     r"opened \(not a readable"):
+        _drain(cap)
+
+
+def test_truncated_video_ends_cleanly_with_what_it_had(tmp_path: Path) -> None:
+    video = _write_video(tmp_path / "clip.avi", 20)
+    data = video.read_bytes()
+    video.write_bytes(data[: len(data) * 2 // 3])  # the recording was cut off
+    with open_capture(video) as cap:
+        frames = _drain(cap)
+    assert 5 <= len(frames) < 20
