@@ -26,7 +26,7 @@ from scoring.tiles import DIE_CLASS
 from vision.detections import TileDetections
 from vision.labels import ClassMap, class_map, parse_names
 
-DEFAULT_THREADS = 2
+DEFAULT_THREADS = 2  # a 2-core laptop; ``MJTABLE_THREADS`` overrides (1 wins on a busy CPU)
 LETTERBOX_FILL = 114
 CLASSIFIER_BATCH = 32
 CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
@@ -114,12 +114,23 @@ def to_tensor(images_bgr: Sequence[np.ndarray]) -> np.ndarray:
 # ---------------------------------------------------------------- ONNX model wrapper
 
 
+def default_threads() -> int:
+    """``$MJTABLE_THREADS`` when set (a positive whole number), else 2."""
+    raw = os.environ.get("MJTABLE_THREADS", "")
+    if not raw:
+        return DEFAULT_THREADS
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"MJTABLE_THREADS must be a whole number >= 1, got {raw!r}")
+    return int(raw)
+
+
 class OnnxModel:
     """One onnxruntime session with its metadata, threads set for a small laptop CPU."""
 
-    def __init__(self, path: str | os.PathLike[str], threads: int = DEFAULT_THREADS) -> None:
+    def __init__(self, path: str | os.PathLike[str], threads: int | None = None) -> None:
         import onnxruntime as ort
 
+        threads = default_threads() if threads is None else threads
         self.path = Path(path)
         if not self.path.is_file():
             raise FileNotFoundError(f"no model file at {self.path}")
@@ -178,7 +189,8 @@ class Detector:
         iou: NMS overlap above which the weaker box is dropped (class-agnostic: one tile,
             one box).
         topk: class alternatives kept per tile.
-        threads: onnxruntime intra-op threads (2 suits a 2-core laptop).
+        threads: onnxruntime intra-op threads; default :func:`default_threads` (2 suits a
+            2-core laptop).
         read_dice: read the top face of dice the models leave unread, by counting pips.
         reuse_crops: a tile whose box and pixels did not change since the previous call keeps
             its classification (a still table costs only the detector).
@@ -186,7 +198,7 @@ class Detector:
 
     def __init__(self, detector: str | os.PathLike[str],
                  classifier: str | os.PathLike[str] | None = None, *, conf: float = 0.25,
-                 iou: float = 0.5, topk: int = 5, threads: int = DEFAULT_THREADS,
+                 iou: float = 0.5, topk: int = 5, threads: int | None = None,
                  max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")

@@ -23,7 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="minimum confidence 0..1 (default 0.25)")
     p.add_argument("--models", type=Path, help="folder holding detector.onnx "
                    "(and classifier.onnx); default: the shipped models")
-    p.add_argument("--threads", type=int, default=2, help="CPU threads (default 2)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="CPU threads (default 2, or $MJTABLE_THREADS)")
     p.set_defaults(func=run)
 
 
