@@ -3,7 +3,9 @@
 ``Pipeline(source).frames()`` reads a capture, detects tiles and dice, places them on the table,
 repairs impossible readings, and reports seat states and dice only once they are stable for N
 frames. A frame that barely differs from the last one analysed (a still table) reuses its
-detections instead of running the models again: that is what keeps a 2-core laptop at video rate.
+detections instead of running the models again, and while the picture is still moving (a hand
+over the table) the models wait for it to settle: that is what keeps a 2-core laptop at video
+rate.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from vision.repair import Repair, repair, winning_test
 from vision.stability import Stabilizer, VisionEvent, events_between, state_is_plausible
 
 THUMB = (96, 54)
+SETTLE_WAIT = 1.0  # seconds of continuous motion after which the models run anyway
 REPAIR_BUDGET = 0.1  # seconds a live frame may spend looking for a legal reading
 FRESH_WALL = 60  # wall stacks in view that mean a new wall was built (a full one has 72)
 
@@ -69,6 +72,8 @@ class Pipeline:
         bottom_seat: the seat at the bottom edge of the picture.
         stable_frames: N, the frames a state must hold before it is reported.
         motion: mean grey-level change (0..255) below which a frame counts as unchanged.
+        settle: while the picture keeps changing from frame to frame (hands over the table),
+            wait for it to settle before running the models again (at most SETTLE_WAIT s).
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
@@ -76,7 +81,7 @@ class Pipeline:
                  ruleset: str | None = None, dealer: int = 0,
                  corners: Sequence[Sequence[float]] | None = None, bottom_seat: int = 0,
                  stable_frames: int = 5,
-                 motion: float = 1.5, layout: TableLayout | None = None,
+                 motion: float = 1.5, settle: bool = True, layout: TableLayout | None = None,
                  capture_options: dict[str, Any] | None = None) -> None:
         if detector is None:
             from vision.detector import load_detector
@@ -94,7 +99,10 @@ class Pipeline:
         self._source = source
         self._capture_options = capture_options or {}
         self._capture: Capture | None = source if isinstance(source, Capture) else None
-        self._last_thumb: np.ndarray | None = None
+        self._last_thumb: np.ndarray | None = None  # of the last frame analysed
+        self._prev_thumb: np.ndarray | None = None  # of the previous frame
+        self._moving_since: float | None = None
+        self.settle = settle
         self._last_dets: TileDetections | None = None
         self._last_reading: tuple[TableReading, Repair] | None = None
         self._last_changes: list[str] = []
@@ -159,8 +167,20 @@ class Pipeline:
         image = frame.image
         thumb = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), THUMB,
                            interpolation=cv2.INTER_AREA).astype(np.int16)
-        reused = (self._last_dets is not None and self._last_thumb is not None
-                  and float(np.abs(thumb - self._last_thumb).mean()) < self.motion)
+        prev, self._prev_thumb = self._prev_thumb, thumb
+        moving = (self.settle and self.motion >= 0 and prev is not None
+                  and float(np.abs(thumb - prev).mean()) >= self.motion)
+        if not moving:
+            self._moving_since = None
+        elif self._moving_since is None:
+            self._moving_since = frame.timestamp
+        unchanged = (self._last_thumb is not None
+                     and float(np.abs(thumb - self._last_thumb).mean()) < self.motion)
+        # while hands move over the table nothing can be read reliably: keep the last
+        # detections until the picture settles (or has moved for SETTLE_WAIT seconds)
+        waiting = (moving and self._moving_since is not None
+                   and frame.timestamp - self._moving_since < SETTLE_WAIT)
+        reused = self._last_dets is not None and (unchanged or waiting)
         if reused:
             dets = self._last_dets
         else:
@@ -183,7 +203,7 @@ class Pipeline:
             if not fixed.legal and must:
                 fixed = repair(table, {}, time_budget=REPAIR_BUDGET)
             self._last_reading = (table, fixed)
-        events = self._stabilize(frame, table, fixed)
+        events = [] if reused and not unchanged else self._stabilize(frame, table, fixed)
         timings["read"] = time.perf_counter() - t1
         return FrameResult(frame=frame, detections=table.detections, table=table, repair=fixed,
                            hands=list(self.hands), dice=self.dice, events=events,

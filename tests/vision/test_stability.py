@@ -131,7 +131,7 @@ def test_two_rolls_with_the_same_faces_count_twice_when_the_dice_leave_between()
 def test_unchanged_picture_reuses_detections() -> None:
     a = detections(scene(), CAM)[0]
     det = ScriptedDetector([a, a])
-    pipe = Pipeline(detector=det, corners=table_corners(CAM))
+    pipe = Pipeline(detector=det, corners=table_corners(CAM), settle=False)
     img = np.full((1080, 1080, 3), 9, np.uint8)
     first, second = pipe.process(img), pipe.process(img.copy())
     assert (first.reused, second.reused, det.calls) == (False, True, 1)
@@ -209,3 +209,21 @@ def test_poll_never_blocks_and_reads_a_folder(tmp_path) -> None:
                 got.append(result.frame.index)
     pipe.close()
     assert got == [0, 1]
+
+
+def test_models_wait_for_a_moving_picture_to_settle() -> None:
+    a = detections(scene(), CAM)[0]
+    det = ScriptedDetector([a] * 10)
+    pipe = Pipeline(detector=det, corners=table_corners(CAM), stable_frames=2)
+    still = np.full((1080, 1080, 3), 9, np.uint8)
+    frames = [still, still]
+    frames += [np.full((1080, 1080, 3), 40 * k, np.uint8) for k in range(1, 4)]  # a hand moves
+    frames += [np.full((1080, 1080, 3), 200, np.uint8)] * 2  # and leaves a changed table
+    results = [pipe.process(f, index=i, timestamp=0.1 * i) for i, f in enumerate(frames)]
+    assert [r.reused for r in results] == [False, True, True, True, True, False, True]
+    assert det.calls == 2
+    # a picture that never settles still gets read after SETTLE_WAIT seconds
+    moving = [np.full((1080, 1080, 3), (30 * k) % 250, np.uint8) for k in range(1, 20)]
+    more = [pipe.process(f, index=10 + i, timestamp=1.0 + 0.1 * i)
+            for i, f in enumerate(moving)]
+    assert 1 <= sum(not r.reused for r in more) <= 3
