@@ -316,9 +316,11 @@ class HandState:
         self.window = None
         if w.kind != "discard" or self.ruleset != "shanghai":
             return
-        winner_seat = w.claim[1] if w.claim and w.claim[2] == "win" else None
+        # the claimant took the tile (漏胡 is for passing a win, and a claim lifts it anyway);
+        # the others' hands are as they were when the tile came out
+        claimant = w.claim[1] if w.claim else None
         for k, seat in enumerate(self.seats):
-            if k in (w.seat, winner_seat) or seat.unknown:
+            if k in (w.seat, claimant) or seat.unknown:
                 continue
             if _could_win(self, k, w.tile):
                 seat.louhu.add(w.tile)

@@ -296,8 +296,10 @@ class MatchStore:
                 raise BadEvent(f"the hand record is not valid JSON: {exc.msg} at line "
                                f"{exc.lineno}") from None
         else:
-            data = dict(record)
-        return self.append_event(match_id, HandRecorded(record=data), who=who, note=why)
+            data = record
+        if not isinstance(data, Mapping):
+            raise BadEvent(f"a hand record is a JSON object, got {type(data).__name__}")
+        return self.append_event(match_id, HandRecorded(record=dict(data)), who=who, note=why)
 
     def amend(self, match_id: int, seq: int, event: Event | Mapping[str, Any] | None, *,
               who: str, why: str) -> Match:

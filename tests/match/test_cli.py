@@ -80,3 +80,19 @@ def test_errors_are_one_line(tmp_path: Path, capsys) -> None:
     rc, _, err = mj(capsys, db, "new", "--ruleset", "shanghai", "--players", "a", "b", "c",
                     "d", "--option", "nonsense=1")
     assert rc == 2 and "unknown option" in err
+
+
+def test_a_file_that_is_not_an_object_is_one_line(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "m.sqlite3"
+    mj(capsys, db, "new", "--ruleset", "shandong", "--players", "a", "b", "c", "d",
+       "--dealer", "0")
+    mj(capsys, db, "add-hand", "1", str(CASES / "shandong" / "02-tuidaohe-self-draw.json"))
+    listing = tmp_path / "list.json"
+    listing.write_text("[1, 2]", encoding="utf-8")
+    for argv in (("add-hand", "1", str(listing)), ("event", "1", str(listing)),
+                 ("amend", "1", "2", "--event", str(listing), "--who", "w", "--why", "y")):
+        rc, _, err = mj(capsys, db, *argv)
+        assert rc == 2 and "internal error" not in err and err.count("\n") == 1, err
+        assert "object" in err, err
+    rc, _, err = mj(capsys, db, "add-hand", "1", str(tmp_path / "absent.json"))
+    assert rc == 2 and "absent.json" in err

@@ -311,3 +311,16 @@ def test_a_kong_replacement_may_take_the_liaoyang_indicator_itself() -> None:
     s = run(s, ev.Konged(seat=0, kind="concealed", tile="E"), ev.Drew(seat=0, tile="2m"))
     assert s.indicator_drawn and s.seats[0].known[1] == 3
     assert s.record is None and s.need == "discard"
+
+
+def test_shanghai_louhu_spares_the_claimant() -> None:
+    """漏胡 is for passing a win, not for claiming: seat 1 chows the 3m, is left waiting on a
+    3m (混一色 in characters), and may win on the next 3m before it draws again."""
+    deal = ["3m 1p2p3p 4p5p6p 7p8p9p SS N W", "234m 567m 888m EEE C",
+            "3m 1s2s3s 4s5s6s 7s8s9s SS W",
+            "FFF PPP 2p2p2p 3p3p3p 4p"]
+    s = run(start("shanghai", deal), ev.Discarded(seat=0, tile="3m"),
+            ev.Chowed(seat=1, tiles="234m"), ev.Discarded(seat=1, tile="C"))
+    assert s.seats[1].louhu == set()
+    s = run(s, ev.Drew(seat=2, tile="1s"), ev.Discarded(seat=2, tile="3m"), ev.Won(seats=(1,)))
+    assert s.record.wins[0].seat == 1 and s.record.wins[0].from_seat == 2

@@ -257,6 +257,9 @@ def run_amend(args: argparse.Namespace) -> int:
         event = None
         if args.event:
             data = _read_json(args.event)
+            if not isinstance(data, dict):
+                raise CommandError(f"{args.event}: an event or hand record is a JSON object, "
+                                   f"got {type(data).__name__}")
             target = next((r for r in store.events(args.match) if r.seq == args.seq), None)
             if (target is not None and target.event.type == "hand_recorded"
                     and data.get("type") is None):
