@@ -188,4 +188,21 @@ def class_histogram(out: Path | str) -> tuple[list[str], Counter[int], int]:
     return names, counts, len(files)
 
 
-__all__ = ["DIE_CLASS", "SynthSummary", "class_histogram", "synthesize"]
+def balance(names: list[str], counts: Counter[int]) -> tuple[float, float, float, list[int]]:
+    """Mean count of the balanced classes and the lowest and highest relative deviation.
+
+    For the 43-class layout the balanced classes are the 42 tile kinds (dice are not meant to
+    be as frequent as any one tile); otherwise every class.
+    """
+    from scoring.tiles import TILE_NAMES
+
+    group = ([i for i, n in enumerate(names) if n in TILE_NAMES]
+             if "die" in names and len(names) == 43 else list(range(len(names))))
+    values = [counts.get(i, 0) for i in group]
+    mean = sum(values) / len(values) if values else 0.0
+    if not mean:
+        return 0.0, 0.0, 0.0, group
+    return mean, min(values) / mean - 1, max(values) / mean - 1, group
+
+
+__all__ = ["DIE_CLASS", "SynthSummary", "balance", "class_histogram", "synthesize"]

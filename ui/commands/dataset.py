@@ -107,18 +107,20 @@ def _synth(args: argparse.Namespace) -> int:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    from datasets.synth import class_histogram
+    from datasets.synth import balance, class_histogram
 
     names, counts, files = class_histogram(args.dir)
     total = sum(counts.values())
     print(f"{args.dir}: {files} images, {total} boxes")
-    used = [counts.get(i, 0) for i in range(len(names))]
-    mean = total / max(sum(1 for c in used if c), 1)
-    peak = max(used) or 1
+    mean, low, high, group = balance(names, counts)
+    peak = max(counts.values(), default=0) or 1
     for i, name in enumerate(names):
-        c = used[i]
-        dev = f"{(c / mean - 1) * 100:+5.0f}%" if mean and c else "    -"
+        c = counts.get(i, 0)
+        dev = f"{(c / mean - 1) * 100:+5.0f}%" if mean and i in group else "     "
         print(f"{i:3d} {name:>9} {c:8d} {dev} {'#' * round(40 * c / peak)}")
+    if mean:
+        print(f"{len(group)} {'tile kinds' if len(group) == 42 else 'classes'}: mean {mean:.1f}, "
+              f"from {low * 100:+.1f}% to {high * 100:+.1f}% of it")
     return 0
 
 
