@@ -270,3 +270,44 @@ def test_ruleset_score_checks_the_record_itself() -> None:
     rec = load_record(json.dumps(_case("36-fail-two-winners")))
     with pytest.raises(RecordError, match="one winner per discard"):
         RULESET.score(rec)
+
+
+# ---------------------------------------------------------------- review: record consistency
+
+
+def test_fantan_needs_a_kong_of_the_discarder() -> None:
+    """反弹 is the discard right after the discarder's own kong: without one it is an error."""
+    rec = _case("01-open-discard-basic")
+    rec["wins"][0]["discarder_after_kong"] = True
+    with pytest.raises(RecordError, match="反弹"):
+        score(rec)
+    rec["seats"][3]["melds"] = [{"type": "concealed_kong", "tiles": "CCCC"}]
+    s = score(rec)  # now it is 反弹; the dragon 暗杠 counts 1 and keeps seat 3 closed
+    seat3 = next(lo for lo in s.details["losers"] if lo["seat"] == 3)
+    assert seat3["fans"] == ["点炮 1", "反弹 2", "输家闭门 1", "暗杠 1"] and seat3["f_i"] == 5
+
+
+def test_rob_kong_needs_the_robbed_pung() -> None:
+    rec = _case("13-qianggang")
+    rec["seats"][3]["melds"] = [{"type": "pung", "tiles": "777s", "from": 0}]
+    with pytest.raises(RecordError, match="抢杠"):
+        score(rec)
+
+
+def test_discarded_hun_count_as_copies() -> None:
+    """Two 混 in hand + two discarded is the whole set; a fifth is an error. A discarded 混 that
+    became the winning tile is counted once."""
+    rec = _case("42-two-hun-bamboo-pair-third-suit")
+    rec["seats"][0]["hun_discarded"] = 2
+    assert score(rec).details["hun_discarded"] == 2
+    rec["seats"][3]["hun_discarded"] = 1
+    with pytest.raises(RecordError, match="the set has 4"):
+        score(rec)
+    won = _case("03-hun-as-pair-tile")  # 混 9p; the winner takes seat 1's discarded 混
+    won["seats"][2]["concealed"] = "123m456m345p7s9p"
+    won["wins"][0]["tile"] = "9p"
+    won["seats"][1]["hun_discarded"] = 4  # all four, one of them now in the winner's hand
+    assert score(won).details["draw_threshold"] == 24
+    won["seats"][1]["hun_discarded"] = 5
+    with pytest.raises(RecordError, match="the set has 4"):
+        score(won)

@@ -72,11 +72,38 @@ class LiaoyangRuleset(Ruleset):
         if w.discarder_after_kong and w.by != "discard":
             raise RecordError("discarder_after_kong (反弹) goes with a win by discard",
                               "wins[0].discarder_after_kong")
+        if (w.discarder_after_kong and w.from_seat is not None
+                and not any(m.is_kong for m in record.seats[w.from_seat].melds)):
+            raise RecordError(f"反弹 is a discard right after the discarder's own kong, but seat "
+                              f"{w.from_seat} shows no kong among its melds",
+                              "wins[0].discarder_after_kong")
+        if w.by == "rob_kong" and w.from_seat is not None and not any(
+                m.type == "pung" and m.kind == w.tile for m in record.seats[w.from_seat].melds):
+            raise RecordError(f"抢杠 robs a 补杠: seat {w.from_seat} must show the pung of "
+                              f"{TILE_NAMES[w.tile]} it was adding the fourth tile to",
+                              f"seats[{w.from_seat}].melds")
+        if hun is not None:
+            self._check_hun_copies(record, hun)
         if (w.by == "discard" and w.tile == hun and w.from_seat is not None
                 and record.seats[w.from_seat].hun_discarded == 0):
             raise RecordError(f"the winning tile {TILE_NAMES[w.tile]} is a 混, so its discarder "
                               "discarded a 混 (hun_discarded must count it)",
                               f"seats[{w.from_seat}].hun_discarded")
+
+    @staticmethod
+    def _check_hun_copies(record: HandRecord, hun: Tile) -> None:
+        """The 混 discarded (``hun_discarded``) are physical copies too: with those shown in
+        hands and melds they are at most 4 (a discarded 混 won by another player counts once)."""
+        discarded = sum(s.hun_discarded for s in record.seats)
+        if not discarded:
+            return
+        shown = sum(1 for s in record.seats for t in s.all_tiles() if t == hun)
+        w = record.wins[0]
+        if w.by == "discard" and w.tile == hun:
+            shown -= 1  # the discarded 混 now stands in the winner's hand
+        if discarded + shown > 4:
+            raise RecordError(f"{discarded} 混 ({TILE_NAMES[hun]}) discarded and {shown} more "
+                              "shown: the set has 4", "seats")
 
     # ------------------------------------------------------------ scoring
 
