@@ -186,6 +186,8 @@ class Pipeline:
         else:
             dets = self.detector.detect(image)
             self._last_dets, self._last_thumb = dets, thumb
+            if moving:  # read anyway after a long motion: wait another SETTLE_WAIT from here
+                self._moving_since = frame.timestamp
         assert dets is not None
         if self.calibration is None:
             self.calibration = calibrate(image, self.corners, self.bottom_seat, dets)
