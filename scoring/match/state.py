@@ -274,7 +274,33 @@ def replay(log: Sequence[LoggedEvent]) -> MatchState:
 
 def check_amendment(log: Sequence[LoggedEvent], amend: Amendment) -> None:
     """Refuse a correction after which the log no longer replays."""
+    check_amendments(log, [amend])
+
+
+def check_amendments(log: Sequence[LoggedEvent], amends: Sequence[Amendment]) -> None:
+    """Refuse corrections made together after which the log no longer replays.
+
+    Several at once are for a correction that changes what follows it: a new winner of an early
+    hand moves the dealer of every later hand typed in with its ``dealer``, and each of those
+    corrections alone would leave the log unreplayable.
+    """
     targets = {row.seq: row for row in log}
+    seen: set[int] = set()
+    for amend in amends:
+        _check_target(targets, amend)
+        if amend.target in seen:
+            raise EventRefused(f"event #{amend.target} is corrected twice in one go")
+        seen.add(amend.target)
+    head = max(targets)
+    rows = [LoggedEvent(head + 1 + i, amend) for i, amend in enumerate(amends)]
+    what = "this correction" if len(amends) == 1 else "these corrections"
+    try:
+        replay([*log, *rows])
+    except EventRefused as exc:
+        raise EventRefused(f"after {what} the log no longer replays: {exc}") from None
+
+
+def _check_target(targets: dict[int, LoggedEvent], amend: Amendment) -> None:
     target = targets.get(amend.target)
     if target is None:
         raise EventRefused(f"there is no event #{amend.target} to amend")
@@ -291,7 +317,3 @@ def check_amendment(log: Sequence[LoggedEvent], amend: Amendment) -> None:
             raise EventRefused("match_created is replaced only by match_created")
     elif isinstance(target.event, MatchCreated):
         raise EventRefused("match_created cannot be struck")
-    try:
-        replay([*log, LoggedEvent(max(targets) + 1, amend)])
-    except EventRefused as exc:
-        raise EventRefused(f"after this correction the log no longer replays: {exc}") from None

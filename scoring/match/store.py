@@ -27,7 +27,13 @@ from scoring.match.events import (
     MatchCreated,
     event_from_json,
 )
-from scoring.match.state import LoggedEvent, MatchState, check_amendment, replay
+from scoring.match.state import (
+    LoggedEvent,
+    MatchState,
+    check_amendment,
+    check_amendments,
+    replay,
+)
 from scoring.record import HandRecord
 
 Listener = Callable[[int, LoggedEvent], None]
@@ -304,12 +310,30 @@ class MatchStore:
     def amend(self, match_id: int, seq: int, event: Event | Mapping[str, Any] | None, *,
               who: str, why: str) -> Match:
         """Correct event ``seq`` (``None`` strikes it); the original stays in the log."""
-        body = None
-        if event is not None:
-            body = (event if isinstance(event, Event) else event_from_json(event)).to_json()
-        amendment = Amendment(target=seq, who=who, why=why, event=body)
-        amendment = event_from_json(amendment.to_json())  # type: ignore[assignment]
-        return self.append_event(match_id, amendment, who=who, note=why)
+        return self.append_event(match_id, _amendment(seq, event, who, why), who=who, note=why)
+
+    def amend_many(self, match_id: int,
+                   corrections: list[tuple[int, Event | Mapping[str, Any] | None]], *,
+                   who: str, why: str) -> Match:
+        """Several corrections checked and written together, in one transaction.
+
+        For a correction that changes what follows it (an early hand's winner moves the dealer
+        of later hands typed in with theirs): the log must replay after all of them, not after
+        each one. Each is logged as its own ``amend`` event.
+        """
+        if not corrections:
+            raise EventRefused("no correction given")
+        amends = [_amendment(seq, event, who, why) for seq, event in corrections]
+        with self._lock:
+            with self._write() as db:
+                log = self._read_log(db, match_id)
+                check_amendments(log, amends)
+                head = log[-1].seq
+                for i, amend in enumerate(amends):
+                    self._insert(db, match_id, head + 1 + i, amend, who, why)
+            self._cache.pop(match_id, None)
+        self._announce()
+        return self.load(match_id)
 
     def _state_for(self, match_id: int, log: list[LoggedEvent]) -> MatchState:
         cached = self._cache.get(match_id)
@@ -382,6 +406,15 @@ class MatchStore:
             for listener in list(self._listeners):
                 listener(mid, row)
         return len(fresh)
+
+
+def _amendment(seq: int, event: Event | Mapping[str, Any] | None, who: str,
+               why: str) -> Amendment:
+    body = None
+    if event is not None:
+        body = (event if isinstance(event, Event) else event_from_json(event)).to_json()
+    amendment = Amendment(target=seq, who=who, why=why, event=body)
+    return event_from_json(amendment.to_json())  # type: ignore[return-value]
 
 
 class _Transaction:

@@ -139,3 +139,29 @@ def test_correcting_a_live_event_rederives_the_hand(store: MatchStore) -> None:
     # striking the discard would leave a win with no discard to win on: refused
     with pytest.raises(EventRefused, match="no longer replays"):
         store.amend(mid, deal + 1, None, who="ref", why="test")
+
+
+def test_a_new_winner_of_an_early_hand_is_corrected_with_the_hands_it_moves(
+        store: MatchStore) -> None:
+    """Hand 1 was a dealer self-draw, so seat 0 also dealt hand 2: neither correction replays
+    alone (each leaves a dealer that does not fit), both together do, in one transaction."""
+    from tests.match.test_matches import rotated
+
+    mid = store.new_match("shandong", {}, ["a", "b", "c", "d"], 0)
+    first = store.add_hand(mid, case("shandong", "01-tuidaohe-discard")).last_seq  # -> dealer 1
+    second = store.add_hand(mid, case("shandong", "43-yipao-duoxiang-chengbao")).last_seq
+    fixed_first = ev.HandRecorded(record=case("shandong", "02-tuidaohe-self-draw"))
+    fixed_second = ev.HandRecorded(record=rotated(case("shandong", "43-yipao-duoxiang-chengbao"),
+                                                  -1))
+    for seq, event in ((first, fixed_first), (second, fixed_second)):
+        with pytest.raises(EventRefused, match="no longer replays"):
+            store.amend(mid, seq, event, who="ref", why="test")
+    with pytest.raises(EventRefused, match="corrected twice"):
+        store.amend_many(mid, [(first, fixed_first), (first, None)], who="ref", why="test")
+    assert len(store.events(mid)) == 3  # nothing written by the refusals
+    m = store.amend_many(mid, [(first, fixed_first), (second, fixed_second)], who="ref 王",
+                         why="hand 1 was the dealer's self-draw")
+    # 02: [15, -5, -5, -5]; 43 turned one seat back: [-6, 6, 5, -5]
+    assert m.totals == [9, 1, 0, -10] and m.problem is None
+    assert [a.event.target for a in m.amendments] == [first, second]
+    assert store.replay(mid).totals == m.totals

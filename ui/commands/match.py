@@ -68,6 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     what.add_argument("--event", metavar="FILE",
                       help="the corrected event (JSON; '-' = stdin); for a hand, a hand record")
     what.add_argument("--strike", action="store_true", help="strike the event out")
+    q.add_argument("--also", nargs=2, action="append", default=[], metavar=("SEQ", "FILE"),
+                   help="another event corrected in the same go (FILE, or 'strike'), for a "
+                        "correction that moves later hands (repeatable)")
     q.add_argument("--who", required=True, help="who makes the correction")
     q.add_argument("--why", required=True, help="why")
     q.set_defaults(func=run_amend)
@@ -252,23 +255,40 @@ def run_add_hand(args: argparse.Namespace) -> int:
     return 0
 
 
+def _correction(store: MatchStore, match_id: int, seq: int, path: str | None) -> Any:
+    """The corrected event read from ``path`` (``None``: strike); a plain hand record is
+    accepted for a ``hand_recorded`` event."""
+    if path is None:
+        return None
+    data = _read_json(path)
+    if not isinstance(data, dict):
+        raise CommandError(f"{path}: an event or hand record is a JSON object, "
+                           f"got {type(data).__name__}")
+    target = next((r for r in store.events(match_id) if r.seq == seq), None)
+    if target is not None and target.event.type == "hand_recorded" and data.get("type") is None:
+        data = {"type": "hand_recorded", "record": data}
+    return data
+
+
 def run_amend(args: argparse.Namespace) -> int:
     with _store(args) as store:
-        event = None
-        if args.event:
-            data = _read_json(args.event)
-            if not isinstance(data, dict):
-                raise CommandError(f"{args.event}: an event or hand record is a JSON object, "
-                                   f"got {type(data).__name__}")
-            target = next((r for r in store.events(args.match) if r.seq == args.seq), None)
-            if (target is not None and target.event.type == "hand_recorded"
-                    and data.get("type") is None):
-                data = {"type": "hand_recorded", "record": data}  # a plain hand record
-            event = data
-        match = store.amend(args.match, args.seq, event, who=args.who, why=args.why)
-        print(f"event #{args.seq} {'struck' if event is None else 'corrected'} "
-              f"(correction #{match.last_seq}); totals "
-              f"[{' '.join(_num(t) for t in match.totals)}]")
+        corrections = [(args.seq, _correction(store, args.match, args.seq, args.event))]
+        for seq_text, path in args.also:
+            try:
+                seq = int(seq_text)
+            except ValueError:
+                raise CommandError(f"--also wants an event number, got {seq_text!r}") from None
+            corrections.append((seq, _correction(store, args.match, seq,
+                                                 None if path == "strike" else path)))
+        if len(corrections) == 1:
+            match = store.amend(args.match, args.seq, corrections[0][1], who=args.who,
+                                why=args.why)
+        else:
+            match = store.amend_many(args.match, corrections, who=args.who, why=args.why)
+        done = ", ".join(f"#{seq} {'struck' if event is None else 'corrected'}"
+                         for seq, event in corrections)
+        print(f"event {done} (correction #{match.last_seq}); totals "
+              f"[{' '.join(_num(t) for t in match.totals)}]; seat {match.dealer} deals next")
     return 0
 
 
