@@ -64,8 +64,8 @@ def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluat
         if score > best_score and first_failure(r) is None:
             best, best_score = r, score
     if best is None:
-        closest = min((failures(r) for r in all_readings), key=len)
-        raise InvalidHand(closest[0], f"seats[{hand.seat}]", reason="requirement")
+        raise InvalidHand(_closest_failure(all_readings), f"seats[{hand.seat}]",
+                          reason="requirement")
     items: list[Item] = []
     total = 0
     for f in WINNER_FANS:
@@ -74,6 +74,20 @@ def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluat
             items.append(_item(f.name, f.fan, n, f.note))
             total += f.fan * n
     return WinnerEvaluation(best, tuple(items), total, len(all_readings))
+
+
+def _closest_failure(all_readings: list[Reading]) -> str:
+    """The first requirement failed by the reading that fails the fewest (the first such
+    reading); stops at a reading failing just one, as no reading fails none."""
+    closest: list[str] | None = None
+    for r in all_readings:
+        failed = failures(r)
+        if closest is None or len(failed) < len(closest):
+            closest = failed
+            if len(failed) == 1:
+                break
+    assert closest, "called only when every reading fails a requirement"
+    return closest[0]
 
 
 def evaluate_loser(loser: LoserSeat, options: LiaoyangOptions) -> tuple[tuple[Item, ...], int]:
