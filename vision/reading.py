@@ -144,8 +144,9 @@ def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
             notes.append(f"seat {s.seat}: {s.hidden} standing tiles seen from behind; hand "
                          "left unknown")
         elif s.hand and s.seat != winner and s.tile_count not in allowed:
-            notes.append(f"seat {s.seat}: {s.tile_count} tiles seen, not "
-                         f"{' or '.join(map(str, allowed))}; hand left unknown")
+            n = s.tile_count
+            notes.append(f"seat {s.seat}: {n} tile{'' if n == 1 else 's'} seen (kongs count "
+                         f"3), not {' or '.join(map(str, allowed))}; hand left unknown")
             concealed = ""
         seats_json.append({"concealed": concealed, "melds": [m.to_json() for m in melds],
                            "flowers": [TILE_NAMES[f] for f in s.flowers]})
@@ -255,7 +256,6 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
         notes.append("impossible reading left as seen: " + "; ".join(fixed.problems))
     for c in fixed.changes:
         notes.append(f"changed {c} (the legal reading most likely from the top-k classes)")
-    notes += count_problems(table)
     dice = read_dice(table.detections)
     if dice is not None:
         wb, note = wall_break(ruleset, dealer, [dice.faces], options)

@@ -104,7 +104,7 @@ def test_meld_read_from_runner_up_makes_a_set() -> None:
 def test_count_problem_is_reported_not_hidden() -> None:
     scene = Scene(seats=[SeatSpec(hand="1234567m11p"), SeatSpec(), SeatSpec(), SeatSpec()])
     out = read_detections(*_dets(scene), ruleset="shandong")
-    assert any("seat 0 shows 9 tiles" in n for n in out.notes)
+    assert any("seat 0: 9 tiles seen" in n for n in out.notes)
     assert out.record["seats"][0]["concealed"] == ""
 
 
