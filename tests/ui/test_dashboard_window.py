@@ -10,21 +10,21 @@ import pytest
 
 pytest.importorskip("pytestqt", reason="pytest-qt is part of the dev extra")
 
-from PySide6.QtCore import QPoint, Qt  # noqa: E402
+from PySide6.QtCore import QPoint, Qt
 
-from scoring.match import MatchStore  # noqa: E402
-from scoring.tiles import tile_from_name  # noqa: E402
-from ui.dashboard import i18n  # noqa: E402
-from ui.dashboard.core import TileRef  # noqa: E402
-from ui.dashboard.main_window import MainWindow  # noqa: E402
-from ui.dashboard.palette import TilePalette  # noqa: E402
+from scoring.match import MatchStore
+from scoring.tiles import tile_from_name
+from ui.dashboard import i18n
+from ui.dashboard.core import TileRef
+from ui.dashboard.main_window import MainWindow
+from ui.dashboard.palette import TilePalette
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "ui" / "samples" / "hand.json"
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):  # noqa: ANN001, ANN201 - pytest-qt fixture
+def window(qtbot, tmp_path: Path):
     i18n.set_language("en")
     store = MatchStore.open(tmp_path / "log.sqlite3")
     w = MainWindow(operator="referee", store=store)
@@ -46,7 +46,7 @@ def test_settlement_is_shown_for_the_referee(window: MainWindow) -> None:
     assert window.seat_panels[1].header.text().count("Bo") == 1
 
 
-def test_clicking_a_tile_corrects_it_and_logs_who_and_why(window: MainWindow, qtbot,  # noqa: ANN001
+def test_clicking_a_tile_corrects_it_and_logs_who_and_why(window: MainWindow, qtbot,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     flower_index = 0
 
@@ -67,7 +67,7 @@ def test_clicking_a_tile_corrects_it_and_logs_who_and_why(window: MainWindow, qt
     assert match.totals == [0, 8, 0, -8]
     logged = match.log[-1]
     assert "f1 -> f3" in logged.note and logged.who == "referee"
-    assert window.match_panel.table.item(0, 3).text() == "+8"
+    assert window.match_panel.table.item(0, 3).text() == "+8 → 8"
     assert window.session.record is None  # ready for the next hand
 
 
@@ -83,7 +83,7 @@ def test_reopened_hand_is_amended_not_duplicated(window: MainWindow) -> None:
     assert match.amendments and "f1 was not his" in match.amendments[-1].event.why
 
 
-def test_table_buttons_reach_the_simulator(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+def test_table_buttons_reach_the_simulator(window: MainWindow, qtbot) -> None:
     panel = window.table_panel
     with qtbot.waitSignal(window.table_bridge.stateChanged, timeout=15000,
                           check_params_cb=lambda s: s == "idle"):
@@ -98,7 +98,7 @@ def test_table_buttons_reach_the_simulator(window: MainWindow, qtbot) -> None:  
     assert window.table_bridge.simulator is not None
 
 
-def test_screenshots_for_the_readme(window: MainWindow, qtbot) -> None:  # noqa: ANN001
+def test_screenshots_for_the_readme(window: MainWindow, qtbot) -> None:
     out = ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     window.resize(1366, 768)

@@ -6,6 +6,8 @@ import argparse
 import os
 from pathlib import Path
 
+from ui.errors import CommandError
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -18,6 +20,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--match", type=int, help="reopen this match from the log (default: latest)")
     p.add_argument("--db", type=Path, help="match log file (default: in the user data folder)")
     p.add_argument("--hand", type=Path, help="a hand record to show at start")
+    p.add_argument("--models", type=Path,
+                   help="folder with detector.onnx (+ classifier.onnx); "
+                        "default: the shipped models")
+    p.add_argument("--bottom-seat", type=int, choices=range(4), default=0, metavar="SEAT",
+                   help="the seat (0-3) at the bottom edge of the camera picture (default 0)")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="label language")
     p.add_argument("--operator", default=os.environ.get("USER", "operator"),
                    help="name written into the log with each correction")
@@ -33,7 +40,12 @@ def run(args: argparse.Namespace) -> int:
     from ui.dashboard.app import SAMPLE_HAND, RunOptions
     from ui.dashboard.app import run as run_app
 
+    if args.hand is not None and not args.hand.is_file():
+        raise CommandError(f"--hand {args.hand}: no such file")
+    if args.models is not None and not (args.models / "detector.onnx").is_file():
+        raise CommandError(f"--models {args.models}: no detector.onnx in that folder")
     opts = RunOptions(camera=args.camera, port=args.port, match=args.match, db=args.db,
                       lang=args.lang, operator=args.operator, screenshot=args.screenshot,
-                      exit_after=args.exit_after, hand=args.hand or SAMPLE_HAND)
+                      exit_after=args.exit_after, hand=args.hand or SAMPLE_HAND,
+                      models=args.models, bottom_seat=args.bottom_seat)
     return run_app(opts)

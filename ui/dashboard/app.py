@@ -26,7 +26,12 @@ class RunOptions:
     operator: str = "operator"
     screenshot: Path | None = None
     exit_after: float | None = None
-    hand: Path | None = SAMPLE_HAND  # a hand record to show at start
+    hand: Path | None = SAMPLE_HAND  # a hand record to show at start (a recognized win
+    #                                   replaces it while it is uncorrected and unconfirmed)
+    models: Path | None = None  # None: the shipped models/ (or $MJTABLE_MODELS)
+    bottom_seat: int = 0  # the seat at the bottom edge of the camera picture
+    realtime: bool = True  # pace a video file at its own frame rate
+    detector: object = None  # a ready vision Detector (tests); overrides ``models``
 
 
 def build_window(opts: RunOptions):
@@ -47,16 +52,23 @@ def build_window(opts: RunOptions):
         if matches:
             panel.open_match(matches[-1].id)
         else:
-            panel.new_match("shandong", {}, ["东家", "南家", "西家", "北家"], 0)
+            panel.new_match("shandong", {}, [i18n.tr("player_n").format(k + 1)
+                                             for k in range(4)], 0)
     if opts.hand is not None:
-        window.session.load(json.loads(opts.hand.read_text(encoding="utf-8")), source="file")
+        try:
+            record = json.loads(opts.hand.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"cannot read the hand record {opts.hand}: {exc}") from None
+        window.session.load(record, source="sample" if opts.hand == SAMPLE_HAND else "file")
     if opts.port != "none":
         window.table_bridge.connect_to(opts.port or "simulator")
     if opts.camera != "none":
         source = opts.camera if opts.camera is not None else default_source()
         match = panel.match
         worker = CameraWorker(source, ruleset=match.ruleset if match else None,
-                              dealer=match.dealer if match else 0, parent=window)
+                              dealer=match.dealer if match else 0, realtime=opts.realtime,
+                              models=opts.models, bottom_seat=opts.bottom_seat,
+                              detector=opts.detector, parent=window)
         window.attach_camera(worker)
         worker.start()
     return window

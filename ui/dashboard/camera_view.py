@@ -31,7 +31,8 @@ class Overlay:
     confidence: float
     seat: int | None = None
     low_confidence: bool = False
-    key: object = None  # handed back on click
+    key: object = None  # handed back on click (a TileRef when the tile sits in a hand)
+    topk: tuple[tuple[int, float], ...] = ()  # the detector's best readings, best first
 
 
 def frame_to_qimage(frame: np.ndarray) -> QImage:

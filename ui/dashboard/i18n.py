@@ -71,6 +71,64 @@ _TEXT: dict[str, tuple[str, str]] = {
     "remove_flower": ("Remove flower", "删除花牌"),
     "corrections": ("Corrections", "更正记录"),
     "zoom_fit": ("Fit", "适应窗口"),
+    "player_n": ("Player {}", "玩家{}"),
+    "hidden_tiles": ("{} tiles hidden", "{}张暗牌"),
+    "not_shown": ("hand not recorded", "手牌未记录"),
+    "winner": ("wins 和", "和牌"),
+    "rules": ("Rules", "规则说明"),
+    "table_section": ("Table", "整局"),
+    "camera_none": ("camera: none", "摄像头：无"),
+    "camera_no_models": ("camera: video only (no models)", "摄像头：仅视频（无模型）"),
+    "camera_failed": ("camera: failed", "摄像头：故障"),
+    "camera_replay": ("camera: replaying the video", "摄像头：重播视频"),
+    "no_hand_to_correct": ("No hand to correct yet: a recognized win or a loaded record comes "
+                           "first.", "尚无可更正的牌局：需先识别和牌或载入记录。"),
+    "recognized": ("Hand recognized", "已识别和牌"),
+    "recognized_pending": ("A win was recognized; confirm or clear the current hand first.",
+                           "已识别新的和牌；请先确认或清除当前牌局。"),
+    "not_usable": ("Recognized win not usable", "识别的和牌无法使用"),
+    "no_match_open": ("No match is open: the hand is scored but not logged.",
+                      "未打开比赛：本局已计分但未记录。"),
+    "clear_hand": ("Clear", "清除"),
+    "hands": ("hands", "局"),
+    "events": ("events", "条记录"),
+    "exported": ("Exported to", "已导出到"),
+    "draw": ("荒庄 draw", "荒庄"),
+    "source": ("from", "来源"),
+    "wall_of": ("wall of {}, after {} stacks", "{}的牌墙，跳过{}墩"),
+    "identify": ("Identify", "识别"),
+    "not_connected": ("not connected to a table", "未连接麻将机"),
+    "meld_prompt": ("pung:EEE, chow:567m, kong:1111m, ckong:2222p — add @SEAT for the seat it "
+                    "was claimed from", "pung:EEE、chow:567m、kong:1111m、ckong:2222p，"
+                    "可加 @座位 表示从谁处吃碰"),
+    "flower_prompt": ("f1..f8 or 梅兰菊竹春夏秋冬", "f1..f8 或 梅兰菊竹春夏秋冬"),
+    "reopen_hint": ("Double-click a hand to reopen it for correction.",
+                    "双击某局可重新打开并更正。"),
+}
+
+# ruleset names, scoring units and detail keys as a referee reads them
+_WORDS: dict[str, tuple[str, str]] = {
+    "shandong": ("Shandong", "山东"), "shanghai": ("Shanghai", "上海"),
+    "liaoyang": ("Liaoyang", "辽阳"),
+    "fan": ("fan", "番"), "hua": ("hua", "花"), "x": ("×", "倍"), "le": ("le", "勒"),
+    "point": ("pt", "分"), "cap": ("cap", "封顶"), "count": ("×", "个"), "seat": ("seat", "座"),
+    "bao": ("bao", "宝"), "multiplier": ("multiplier", "倍数"), "formula": ("formula", "算式"),
+    "reading": ("reading", "拆分"), "readings_tried": ("readings tried", "尝试的拆分"),
+    "floors": ("floors", "底"), "chengbao_payer": ("承包 payer", "承包者"),
+    "melds": ("melds", "副露"), "hun_stood_for": ("混 stood for", "混代替"),
+    "value": ("value", "数值"), "f_w": ("f_w", "f_w"),
+    "draw_threshold": ("draw threshold", "流局线"), "bao_tile": ("宝 tile", "宝牌"),
+    "indicator": ("indicator", "翻牌"), "hun": ("混", "混"), "jiqiang": ("鸡枪", "鸡枪"),
+    "yao": ("幺", "幺"), "losers": ("losers", "输家"), "contracts": ("contracts", "承包"),
+    "hun_discarded": ("混 discarded", "打出的混"),
+    "huangzhuang_streak": ("荒庄", "荒庄"), "huangfan": ("荒番", "荒番"),
+    "offline": ("offline", "离线"), "idle": ("idle", "空闲"), "shuffling": ("shuffling", "洗牌中"),
+    "raising": ("raising", "升牌中"), "busy": ("busy", "忙"), "error": ("error", "故障"),
+    "connect": ("connect", "连接"), "disconnect": ("disconnect", "断开"),
+    "lower": ("lower", "降牌"), "dice": ("dice", "掷骰"), "self_draw": ("self-drawn", "自摸"),
+    "discard": ("on a discard", "点炮"),
+    "sample": ("the sample hand", "示例"), "camera": ("the camera", "摄像头"),
+    "file": ("a file", "文件"), "entered": ("entered", "手动录入"),
 }
 
 _lang = 0  # 0 English, 1 Chinese
@@ -89,6 +147,12 @@ def language() -> str:
 
 def tr(key: str) -> str:
     return _TEXT[key][_lang]
+
+
+def word(key: str) -> str:
+    """A known word (ruleset, unit, detail key, table state) in the language; else itself."""
+    pair = _WORDS.get(key)
+    return key if pair is None else pair[_lang]
 
 
 def wind(seat: int, dealer: int) -> str:

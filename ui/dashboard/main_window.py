@@ -27,7 +27,7 @@ from scoring.waiting import seat_waits
 from ui.commands.waits import parse_meld
 from ui.dashboard.camera_view import CameraView, Overlay
 from ui.dashboard.core import Correction, HandSession, TileRef
-from ui.dashboard.i18n import tr
+from ui.dashboard.i18n import tr, word
 from ui.dashboard.match_panel import MatchPanel
 from ui.dashboard.palette import TilePalette
 from ui.dashboard.scoring_panel import ScoringPanel
@@ -35,8 +35,10 @@ from ui.dashboard.seat_panel import SeatPanel, SeatView
 from ui.dashboard.table_panel import TableBridge, TablePanel
 from ui.errors import CommandError
 
-# seat k sits at: 0 bottom, 1 right, 2 top, 3 left (play goes counter-clockwise)
-SEAT_CELLS = {0: (2, 1), 1: (1, 2), 2: (0, 1), 3: (1, 0)}
+# seat k sits at: 0 bottom, 1 right, 2 top, 3 left (play goes counter-clockwise);
+# (row, column, column span): top and bottom seats take the whole width
+SEAT_CELLS = {0: (2, 0, 3), 1: (1, 2, 1), 2: (0, 0, 3), 3: (1, 0, 1)}
+SIDE_WIDTH = 200  # left and right seat panels
 
 
 class MainWindow(QMainWindow):
@@ -50,6 +52,7 @@ class MainWindow(QMainWindow):
         self.totals: list[float] | None = None
         self.live: list[Seat] | None = None  # what the camera shows while no hand is finished
         self.live_waits: dict[int, list[tuple[int, int]]] = {}
+        self.live_hidden: dict[int, int] = {}
         self.camera: Any = None
         self.correction_log: list[Correction] = []
 
@@ -61,20 +64,21 @@ class MainWindow(QMainWindow):
         grid.addWidget(self.view, 1, 1)
         self.seat_panels: list[SeatPanel] = []
         for seat in range(4):
-            panel = SeatPanel(seat, tile_height=40 if seat in (0, 2) else 32)
+            wide = seat in (0, 2)
+            panel = SeatPanel(seat, tile_height=38 if wide else 28, wide=wide)
+            if not wide:
+                panel.setFixedWidth(SIDE_WIDTH)
             panel.tileClicked.connect(self.correct_tile)
             panel.menuRequested.connect(self.edit_seat)
-            row, col = SEAT_CELLS[seat]
-            grid.addWidget(panel, row, col)
+            row, col, span = SEAT_CELLS[seat]
+            grid.addWidget(panel, row, col, 1, span)
             self.seat_panels.append(panel)
         grid.setColumnStretch(1, 1)
         grid.setRowStretch(1, 1)
-        for col in (0, 2):
-            grid.setColumnMinimumWidth(col, 190)
 
         self.tabs = QTabWidget()
-        self.tabs.setMinimumWidth(360)
-        self.tabs.setMaximumWidth(460)
+        self.tabs.setMinimumWidth(400)
+        self.tabs.setMaximumWidth(480)
         self.scoring = ScoringPanel(self.session)
         self.scoring.loadRequested.connect(self.load_hand_dialog)
         self.scoring.confirmRequested.connect(self.confirm_hand)
@@ -85,6 +89,7 @@ class MainWindow(QMainWindow):
         if store is not None:
             self.match_panel = MatchPanel(store)
             self.match_panel.matchChanged.connect(self.show_match)
+            self.match_panel.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
             self.match_panel.table.cellDoubleClicked.connect(self.reopen_hand)
             self.tabs.addTab(self.match_panel, tr("match"))
         self.table_bridge = TableBridge(self)
@@ -111,12 +116,16 @@ class MainWindow(QMainWindow):
         fit.triggered.connect(self.view.fit)
         toolbar.addAction(fit)
         self.toolbar = toolbar
-        self.camera_status = QLabel(tr("camera_off"))
+        self.camera_status = QLabel(tr("camera_none"))
         self.table_status = QLabel("")
         self.statusBar().addWidget(self.camera_status)
         self.statusBar().addWidget(self.table_status)
         self.table_bridge.stateChanged.connect(
-            lambda s: self.table_status.setText(f"{tr('table')}: {s}"),
+            lambda s: self.table_status.setText(f"{tr('table')}: {word(s)}"),
+            Qt.ConnectionType.QueuedConnection)
+        self.table_bridge.failed.connect(
+            lambda op, msg: self.statusBar().showMessage(f"{tr('table')} · {word(op)}: {msg}",
+                                                         10000),
             Qt.ConnectionType.QueuedConnection)
         self.view.boxClicked.connect(self.correct_overlay)
 
@@ -140,7 +149,7 @@ class MainWindow(QMainWindow):
                 self.match_panel.match else 0
             if self.live is not None:
                 return SeatView(k, name, dealer, self.live[k], total,
-                                self.live_waits.get(k, []))
+                                self.live_waits.get(k, []), hidden=self.live_hidden.get(k, 0))
             return SeatView(k, name, dealer, total=total)
         seat = record.seats[k]
         winners = {w.seat for w in record.wins}
@@ -159,6 +168,8 @@ class MainWindow(QMainWindow):
 
     def show_frame(self, frame: Any, overlays: list[Overlay]) -> None:
         self.view.show_frame(frame, overlays)
+        if self.camera is not None:
+            self.camera.frame_shown()  # the worker may send the next picture
 
     def attach_camera(self, worker: Any) -> None:
         """Show a camera worker's frames; its drop-outs become status, never a dialog."""
@@ -171,17 +182,22 @@ class MainWindow(QMainWindow):
 
     def show_reading(self, result: Any, waits: dict[int, list[tuple[int, int]]]) -> None:
         """Live seats while a hand is played; a recognized win becomes the hand to score."""
-        from ui.dashboard.vision_worker import live_seats, suggestions_from
+        from ui.dashboard.vision_worker import hidden_counts, live_seats, suggestions_from
 
         self.live = live_seats(result)
         self.live_waits = waits
+        self.live_hidden = hidden_counts(result)
         for event in result.events:
             if event.type == "dice" and self.match_panel is not None:
                 a, b = event.data["dice"][:2]
                 self.match_panel.add_roll(int(a), int(b))
-            elif event.type == "win" and self.session.record is None:
-                self.take_recognized_win(result, event.data["seats"][0],
-                                         suggestions_from(result))
+            elif event.type == "win":
+                if self.session.record is None or (self.session.source == "sample"
+                                                   and not self.session.corrections):
+                    self.take_recognized_win(result, event.data["seats"][0],
+                                             suggestions_from(result))
+                else:
+                    self.statusBar().showMessage(tr("recognized_pending"), 10000)
         if self.session.record is None:
             self.refresh_seats()
 
@@ -198,16 +214,23 @@ class MainWindow(QMainWindow):
                                          options=match.options if match else None)
             self.session.load(record, source="camera", suggestions=suggestions)
         except (ValueError, ScoringError) as exc:
-            self.statusBar().showMessage(f"recognized win not usable: {exc}", 10000)
+            self.statusBar().showMessage(f"{tr('not_usable')}: {exc}", 10000)
             return
-        self.statusBar().showMessage("; ".join(notes) or "hand recognized", 10000)
+        self.logged_seq = None
+        self.statusBar().showMessage(f"{tr('recognized')}: " + ("; ".join(notes) or "✓"), 10000)
         self.tabs.setCurrentWidget(self.scoring)
 
     def show_camera_status(self, kind: str, message: str) -> None:
-        text = {"lost": tr("camera_lost"), "opened": tr("camera_ok"),
-                "reconnected": tr("camera_ok")}.get(kind, f"{tr('camera')}: {message}")
+        if kind == "no_models":
+            self._no_models = message
+        live = tr("camera_no_models") if getattr(self, "_no_models", "") else tr("camera_ok")
+        text = {"lost": tr("camera_lost"), "opened": live,
+                "reconnected": live, "no_models": tr("camera_no_models"),
+                "failed": tr("camera_failed"), "ended": tr("camera_replay"),
+                }.get(kind, f"{tr('camera')}: {message}")
         self.camera_status.setText(text)
-        self.camera_status.setToolTip(message)
+        self.camera_status.setToolTip(message if kind != "opened" or not getattr(
+            self, "_no_models", "") else self._no_models)
 
     # ------------------------------------------------------------ entering and correcting
 
@@ -222,22 +245,28 @@ class MainWindow(QMainWindow):
         except (OSError, ValueError) as exc:
             self.statusBar().showMessage(f"{path.name}: {exc}", 10000)
 
-    def correct_tile(self, ref: TileRef) -> None:
-        dialog = TilePalette(self.session.suggestions.get(ref), who=self.operator, parent=self)
+    def correct_tile(self, ref: TileRef,
+                     suggestions: list[tuple[int, float]] | None = None) -> None:
+        """The palette for one tile (suggestions first); the choice is applied and logged."""
+        if self.session.record is None:
+            self.statusBar().showMessage(tr("no_hand_to_correct"), 8000)
+            return
+        dialog = TilePalette(suggestions or self.session.suggestions.get(ref),
+                             who=self.operator, parent=self)
         if dialog.exec() and dialog.chosen is not None:
+            chosen = dialog.chosen
             self.apply_correction(lambda: self.session.replace_tile(
-                ref, dialog.chosen, dialog.who.text(), dialog.why.text()))
+                ref, chosen, dialog.who.text(), dialog.why.text()))
 
     def correct_overlay(self, overlay: Overlay) -> None:
+        """A box clicked in the camera view: correct the tile it stands for in the hand."""
         if isinstance(overlay.key, TileRef):
-            self.correct_tile(overlay.key)
+            self.correct_tile(overlay.key, list(overlay.topk) or None)
 
     def edit_seat(self, seat: int, action: str, index: int) -> None:
         who = self.operator
         if action == "add_meld":
-            text, ok = QInputDialog.getText(self, tr("add_meld"),
-                                            "pung:EEE, chow:567m, kong:1111m, ckong:2222p, "
-                                            "optionally @SEAT claimed from")
+            text, ok = QInputDialog.getText(self, tr("add_meld"), tr("meld_prompt"))
             if ok and text.strip():
                 body, _, src = text.strip().partition("@")
 
@@ -253,7 +282,7 @@ class MainWindow(QMainWindow):
         elif action == "remove_meld":
             self.apply_correction(lambda: self.session.remove_meld(seat, index, who, "removed"))
         elif action == "add_flower":
-            text, ok = QInputDialog.getText(self, tr("add_flower"), "f1..f8 or 梅兰菊竹春夏秋冬")
+            text, ok = QInputDialog.getText(self, tr("add_flower"), tr("flower_prompt"))
             if ok and text.strip():
                 self.apply_correction(lambda: self.session.add_flower(
                     seat, parse_tiles(text.strip())[0], who, "entered"))
@@ -262,6 +291,9 @@ class MainWindow(QMainWindow):
                                                                      "removed"))
 
     def apply_correction(self, change: Any) -> None:
+        if self.session.record is None:
+            self.statusBar().showMessage(tr("no_hand_to_correct"), 8000)
+            return
         try:
             change()
         except (ValueError, CommandError, IndexError) as exc:
@@ -277,8 +309,7 @@ class MainWindow(QMainWindow):
             return
         panel = self.match_panel
         if panel is None or panel.match_id is None:
-            self.statusBar().showMessage("no match is open: the hand is scored but not logged",
-                                         8000)
+            self.statusBar().showMessage(tr("no_match_open"), 8000)
             return
         why = "; ".join(f"seat {c.seat} {c.what} ({c.who}: {c.why})"
                         for c in self.session.corrections) or "confirmed"
@@ -303,7 +334,7 @@ class MainWindow(QMainWindow):
         if panel is None or panel.match is None or row >= len(panel.match.hands):
             return
         hand = panel.match.hands[row]
-        self.session.load(hand.record, source=f"log #{hand.seq}")
+        self.session.load(hand.record, source=f"{tr('log')} #{hand.number}")
         self.logged_seq = hand.seq
         self.tabs.setCurrentWidget(self.scoring)
 

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from scoring.rulesets.registry import get_ruleset, known_rulesets, ruleset_options
-from ui.dashboard.i18n import tr, wind
+from ui.dashboard.i18n import tr, wind, word
 
 
 class NewMatchDialog(QDialog):
@@ -41,9 +41,10 @@ class NewMatchDialog(QDialog):
         layout = QVBoxLayout(self)
         form = QFormLayout()
         self.ruleset = QComboBox()
-        self.ruleset.addItems(list(known_rulesets()))
+        for name in known_rulesets():
+            self.ruleset.addItem(word(name), name)
         form.addRow(tr("ruleset"), self.ruleset)
-        self.names = [QLineEdit(f"{wind(k, 0)}家") for k in range(4)]
+        self.names = [QLineEdit(tr("player_n").format(k + 1)) for k in range(4)]
         for k, edit in enumerate(self.names):
             form.addRow(f"{tr('seat')} {k}", edit)
         self.dealer = QComboBox()
@@ -54,13 +55,16 @@ class NewMatchDialog(QDialog):
         self.options_form = QFormLayout(self.options_box)
         layout.addWidget(self.options_box)
         self.option_widgets: dict[str, QWidget] = {}
-        self.ruleset.currentTextChanged.connect(self._show_options)
-        self._show_options(self.ruleset.currentText())
+        self.ruleset.currentIndexChanged.connect(lambda _i: self._show_options(self.rules()))
+        self._show_options(self.rules())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+    def rules(self) -> str:
+        return str(self.ruleset.currentData())
 
     def _show_options(self, name: str) -> None:
         while self.options_form.rowCount():
@@ -83,12 +87,14 @@ class NewMatchDialog(QDialog):
                 widget = QLineEdit(str(spec.default))
             widget.setToolTip(f"{spec.doc} (default {spec.default!r})")
             self.option_widgets[spec.name] = widget
-            self.options_form.addRow(f"{spec.name} [{spec.default}]", widget)
+            label = QLabel(f"{spec.name} <span style='color:#777'>[{spec.default}]</span>")
+            label.setToolTip(spec.doc)
+            self.options_form.addRow(label, widget)
 
     def values(self) -> dict[str, Any]:
         """Only the options changed from their defaults, so the log records house rules."""
         options: dict[str, Any] = {}
-        for spec in ruleset_options(self.ruleset.currentText()):
+        for spec in ruleset_options(self.rules()):
             w = self.option_widgets[spec.name]
             if isinstance(w, QComboBox):
                 value: Any = w.currentText()
@@ -101,7 +107,7 @@ class NewMatchDialog(QDialog):
             if value != spec.default:
                 options[spec.name] = value
         dealer = self.dealer.currentIndex() - 1
-        return {"ruleset": self.ruleset.currentText(), "options": options,
+        return {"ruleset": self.rules(), "options": options,
                 "players": [e.text().strip() or f"{tr('seat')} {k}"
                             for k, e in enumerate(self.names)],
                 "first_dealer": dealer if dealer >= 0 else random.randrange(4)}
@@ -111,6 +117,7 @@ class MatchPanel(QWidget):
     """Shows one match from the store; ``matchChanged`` carries the match after every change."""
 
     matchChanged = Signal(object)
+    message = Signal(str)  # a line for the status bar
 
     def __init__(self, store: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -124,6 +131,9 @@ class MatchPanel(QWidget):
         layout.addWidget(self.header)
         self.table = QTableWidget(0, 6)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setToolTip(tr("reopen_hint"))
         layout.addWidget(self.table, 1)
         self.wall = QLabel()
         self.wall.setWordWrap(True)
@@ -162,11 +172,16 @@ class MatchPanel(QWidget):
         dialog = QDialog(self)
         dialog.setWindowTitle(tr("open_match"))
         layout = QVBoxLayout(dialog)
+        dialog.resize(560, 320)
         listing = QListWidget()
         summaries = self.store.list_matches()
-        for s in summaries:
-            listing.addItem(f"#{s.id} {s.created_at[:16]} {s.ruleset} · "
-                            f"{' / '.join(s.players)} · {s.events} events")
+        for s in reversed(summaries):  # the latest first
+            listing.addItem(f"#{s.id}  {s.created_at[:16].replace('T', ' ')}  {word(s.ruleset)}"
+                            f" · {' / '.join(s.players)} · {s.events} {tr('events')}")
+        summaries = list(reversed(summaries))
+        if summaries:
+            listing.setCurrentRow(0)
+        listing.itemDoubleClicked.connect(lambda _item: dialog.accept())
         layout.addWidget(listing)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -182,12 +197,19 @@ class MatchPanel(QWidget):
         path, _ = QFileDialog.getSaveFileName(self, tr("export"), f"match-{self.match_id}.json",
                                               "JSON (*.json);;CSV (*.csv)")
         if path:
-            self.export(Path(path))
+            try:
+                self.export(Path(path))
+            except OSError as exc:
+                self.message.emit(f"{tr('export')} {path}: {exc}")
+            else:
+                self.message.emit(f"{tr('exported')} {path}")
 
     def export(self, path: Path) -> None:
+        """The match as JSON (the whole log, replayable) or CSV (one row per hand)."""
         import json
 
-        assert self.match_id is not None
+        if self.match_id is None:
+            raise ValueError("no match is open")
         if path.suffix.lower() == ".csv":
             path.write_text(self.store.export_csv(self.match_id), encoding="utf-8")
         else:
@@ -208,15 +230,16 @@ class MatchPanel(QWidget):
             self.wall.setText("")
             return
         self.match = m = self.store.load(self.match_id)
-        counters = ", ".join(f"{k} {v}" for k, v in m.counters.items()) or "—"
+        counters = ", ".join(f"{word(k)} {v}" for k, v in m.counters.items()) or "—"
         levels = ""
         if m.levels:
             levels = f"<br>{tr('level')}: " + " · ".join(
                 f"{m.players[k]} {lv}" for k, lv in enumerate(m.levels))
         problem = f"<br><span style='color:#b3261e'>{m.problem}</span>" if m.problem else ""
         self.header.setText(
-            f"<b>#{m.id} {m.ruleset}</b> · {tr('dealer')}: {m.players[m.dealer]} "
-            f"({wind(m.dealer, m.dealer)}) · {tr('counters')}: {counters}{levels}{problem}")
+            f"<b>#{m.id} {word(m.ruleset)}</b> · {len(m.hands)} {tr('hands')}<br>"
+            f"{tr('dealer')}: <b>{m.players[m.dealer]}</b> · {tr('counters')}: {counters}"
+            f"{levels}{problem}")
         hands = m.hands
         self.table.setColumnCount(6)
         self.table.setHorizontalHeaderLabels([tr("hand"), tr("pattern"),
@@ -224,10 +247,17 @@ class MatchPanel(QWidget):
         self.table.setRowCount(len(hands) + 1)
         for r, h in enumerate(hands):
             st = h.settlement
-            what = "荒庄" if st.outcome == "draw" else " ".join(w.pattern for w in st.wins)
-            cells = [str(h.number), what, *(f"{p:+g}" for p in st.payments)]
+            what = "荒庄" if st.outcome == "draw" else " ".join(
+                f"{wind(w.seat, h.record.dealer)}{w.pattern}" for w in st.wins)
+            # each player's payment, then the running total after the hand
+            cells = [str(h.number), what,
+                     *(f"{p:+g} → {t:g}" for p, t in zip(st.payments, h.totals_after, strict=True))]
             for c, text in enumerate(cells):
-                self.table.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                if c >= 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c, item)
         totals = [tr("total"), "", *(f"{t:g}" for t in m.totals)]
         for c, text in enumerate(totals):
             item = QTableWidgetItem(text)
@@ -248,8 +278,9 @@ class MatchPanel(QWidget):
             rs = get_ruleset(self.match.ruleset)
             wb = rs.wall_break(self.match.dealer, self.rolls, rs.resolve_options(
                 self.match.options))
-            where = wb.explanation or (f"wall of seat {wb.wall_seat}, after "
-                                       f"{wb.stacks_skipped} stacks")
+            where = tr("wall_of").format(self.match.players[wb.wall_seat], wb.stacks_skipped)
+            if wb.explanation:
+                self.wall.setToolTip(wb.explanation)
         except (ValueError, NotImplementedError) as exc:
             where = str(exc)
         self.wall.setText(f"{tr('dice')}: {dice} → {tr('break_wall')}: {where}")

@@ -30,6 +30,7 @@ class TilePalette(QDialog):
         super().__init__(parent)
         self.setWindowTitle(tr("pick_tile"))
         self.chosen: int | None = None
+        self.suggested = list(suggestions or [])  # (tile, probability), best first
         self.buttons: dict[int, QToolButton] = {}
         layout = QVBoxLayout(self)
         if suggestions:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QTreeWidget,
@@ -14,7 +15,31 @@ from PySide6.QtWidgets import (
 )
 
 from ui.dashboard.core import HandSession
-from ui.dashboard.i18n import tr, wind
+from ui.dashboard.i18n import tr, wind, word
+
+
+def _row(parent: QTreeWidgetItem | None, texts: list[str]) -> QTreeWidgetItem:
+    """A tree row whose cells show their full text as a tooltip (long notes are elided)."""
+    item = QTreeWidgetItem(texts) if parent is None else QTreeWidgetItem(parent, texts)
+    for col, text in enumerate(texts):
+        if text:
+            item.setToolTip(col, text)
+    return item
+
+
+def _detail(parent: QTreeWidgetItem, key: str, value: object) -> None:
+    """A detail (formula, reading, ...) as one line across all columns, so nothing is cut."""
+    item = _row(parent, [f"{word(key)}:  {_value(value)}", "", ""])
+    item.setFirstColumnSpanned(True)
+    item.setForeground(0, Qt.GlobalColor.darkGray)
+
+
+def _value(value: object) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{word(str(k))} {v}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return " ".join(str(v) for v in value)
+    return str(value)
 
 
 class ScoringPanel(QWidget):
@@ -31,6 +56,14 @@ class ScoringPanel(QWidget):
         self.tree.setColumnCount(3)
         self.tree.setHeaderLabels([tr("item"), tr("value"), tr("note")])
         self.tree.setRootIsDecorated(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+        header = self.tree.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(1, 110)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.payments = QLabel()
         self.payments.setWordWrap(True)
         self.payments.setObjectName("payments")
@@ -39,17 +72,47 @@ class ScoringPanel(QWidget):
         row = QHBoxLayout()
         self.load_button = QPushButton(tr("load_hand"))
         self.confirm_button = QPushButton(tr("confirm_hand"))
+        self.confirm_button.setDefault(True)
+        self.clear_button = QPushButton(tr("clear_hand"))
         self.load_button.clicked.connect(self.loadRequested.emit)
         self.confirm_button.clicked.connect(self.confirmRequested.emit)
+        self.clear_button.clicked.connect(session.clear)
         row.addWidget(self.load_button)
+        row.addWidget(self.clear_button)
         row.addStretch(1)
         row.addWidget(self.confirm_button)
         for w in (self.title, self.tree, self.payments, self.corrections):
-            layout.addWidget(w)
+            layout.addWidget(w, 1 if w is self.tree else 0)
         layout.addLayout(row)
         session.changed.connect(self.refresh)
         self.destroyed.connect(lambda: session.changed.disconnect(self.refresh))
         self.refresh()
+
+    def _top(self, texts: list[str]) -> QTreeWidgetItem:
+        """A section, in the tree before its rows (a spanned row needs its view)."""
+        top = _row(None, texts)
+        self.tree.addTopLevelItem(top)
+        top.setExpanded(True)
+        return top
+
+    def _fit_columns(self) -> None:
+        """Item and value columns as wide as their cells (details span all columns and do not
+        count), the note column takes the rest."""
+        fm = self.tree.fontMetrics()
+        widths = [fm.horizontalAdvance(self.tree.headerItem().text(c)) + 16 for c in range(2)]
+        indent = self.tree.indentation()
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            widths[1] = max(widths[1], fm.horizontalAdvance(top.text(1)) + 12)
+            for j in range(top.childCount()):
+                child = top.child(j)
+                if child.isFirstColumnSpanned():
+                    continue
+                widths[0] = max(widths[0], fm.horizontalAdvance(child.text(0)) + 2 * indent + 8)
+                widths[1] = max(widths[1], fm.horizontalAdvance(child.text(1)) + 12)
+        header = self.tree.header()
+        header.resizeSection(0, min(widths[0], 170))
+        header.resizeSection(1, min(widths[1], 120))
 
     def refresh(self) -> None:
         s = self.session
@@ -60,49 +123,46 @@ class ScoringPanel(QWidget):
             self.payments.setText("")
             self.corrections.setText("")
             self.confirm_button.setEnabled(False)
+            self.clear_button.setEnabled(False)
             return
+        self.clear_button.setEnabled(True)
         dealer = record.dealer
 
         def seat(k: int) -> str:
             return f"{wind(k, dealer)}{k}"
 
+        source = f" · <span style='color:#777'>{tr('source')} {word(s.source)}</span>" \
+            if s.source else ""
         if s.settlement is None:
-            self.title.setText(f"<b>{tr('cannot_score')}</b>: {s.error}")
+            self.title.setText(f"<b>{tr('cannot_score')}</b>: {s.error}{source}")
             self.payments.setText("")
             self.confirm_button.setEnabled(False)
         else:
             st = s.settlement
-            outcome = "荒庄 draw" if st.outcome == "draw" else ", ".join(
+            outcome = tr("draw") if st.outcome == "draw" else ", ".join(
                 f"{seat(w.seat)} {w.pattern}" for w in st.wins)
-            self.title.setText(f"<b>{st.ruleset}</b> · {outcome}")
+            self.title.setText(f"<b>{word(st.ruleset)}</b> · {outcome}{source}")
             for w in st.wins:
-                top = QTreeWidgetItem([f"{seat(w.seat)} {w.pattern}", f"{tr('share')} {w.share}",
-                                       ""])
+                top = self._top([f"{seat(w.seat)} {w.pattern}", f"{tr('share')} {w.share:g}", ""])
                 for item in w.items:
-                    QTreeWidgetItem(top, [item.name, f"{item.value} {item.unit}", item.note])
+                    _row(top, [item.name, f"{item.value:g} {word(item.unit)}", item.note])
                 for key, value in w.details.items():
-                    QTreeWidgetItem(top, [key, str(value), ""])
-                self.tree.addTopLevelItem(top)
-                top.setExpanded(True)
-            if st.items:
-                top = QTreeWidgetItem(["—", "", ""])
+                    _detail(top, key, value)
+            if st.items or st.details:
+                top = self._top([tr("table_section"), "", ""])
                 for item in st.items:
-                    QTreeWidgetItem(top, [item.name, f"{item.value} {item.unit}", item.note])
-                self.tree.addTopLevelItem(top)
-                top.setExpanded(True)
+                    _row(top, [item.name, f"{item.value:g} {word(item.unit)}", item.note])
+                for key, value in st.details.items():
+                    _detail(top, key, value)
             if st.transfers:
-                top = QTreeWidgetItem([tr("transfers"), "", ""])
+                top = self._top([tr("transfers"), "", ""])
                 for t in st.transfers:
-                    QTreeWidgetItem(top, [f"{seat(t.payer)} → {seat(t.payee)}", f"{t.amount}",
-                                          t.reason])
-                self.tree.addTopLevelItem(top)
-                top.setExpanded(True)
+                    _row(top, [f"{seat(t.payer)} → {seat(t.payee)}", f"{t.amount:g}", t.reason])
             pays = "  ".join(f"{seat(k)} <b>{p:+g}</b>" for k, p in enumerate(st.payments))
             self.payments.setText(f"{tr('payments')}: {pays}<br>{tr('next_dealer')}: "
                                   f"{seat(st.next_dealer)}")
             self.confirm_button.setEnabled(True)
-        for col in range(3):
-            self.tree.resizeColumnToContents(col)
+        self._fit_columns()
         if s.corrections:
             lines = "<br>".join(f"{c.who}: {seat(c.seat)} {c.what} ({c.why})"
                                 for c in s.corrections[-4:])

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFrame, QLabel, QMenu, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QMenu, QVBoxLayout, QWidget
 
 from scoring.record import Meld, Seat
 from scoring.tiles import TILE_NAMES
 from ui.dashboard.core import TileRef
 from ui.dashboard.i18n import tr, wind
 from ui.dashboard.tile_strip import StripTile, TileStrip
+from ui.dashboard.tileart import UNKNOWN
 
 
 @dataclass
@@ -26,6 +27,7 @@ class SeatView:
     waits: list[tuple[int, int]] = field(default_factory=list)  # (tile, left)
     flagged: set[TileRef] = field(default_factory=set)
     winner: bool = False
+    hidden: int = 0  # standing tiles the camera sees only from behind
 
 
 def sideways_index(meld: Meld, seat: int) -> int:
@@ -53,12 +55,17 @@ def meld_strip(seat_no: int, melds: tuple[Meld, ...], flagged: set[TileRef]) -> 
 
 
 class SeatPanel(QFrame):
-    """Clicking a tile asks for a correction; the context menu adds or removes melds/flowers."""
+    """Clicking a tile asks for a correction; the context menu adds or removes melds/flowers.
+
+    ``wide`` panels (top and bottom of the table) put the standing tiles and the melds side by
+    side on one row; narrow ones (left and right) stack them and let them wrap.
+    """
 
     tileClicked = Signal(object)  # TileRef
     menuRequested = Signal(int, str, int)  # seat, action, index
 
-    def __init__(self, seat: int, tile_height: int = 30, parent: QWidget | None = None) -> None:
+    def __init__(self, seat: int, tile_height: int = 30, wide: bool = False,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.seat = seat
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -69,11 +76,20 @@ class SeatPanel(QFrame):
         self.header = QLabel()
         self.header.setObjectName("seatHeader")
         self.concealed = TileStrip(tile_height)
-        self.melds = TileStrip(round(tile_height * 0.85))
+        self.melds = TileStrip(round(tile_height * 0.85) if not wide else tile_height)
         self.footer = QLabel()
         self.footer.setWordWrap(True)
-        for w in (self.header, self.concealed, self.melds, self.footer):
-            layout.addWidget(w)
+        self.note = QLabel()
+        self.note.setStyleSheet("color: #777")
+        layout.addWidget(self.header)
+        tiles = QBoxLayout(QBoxLayout.Direction.LeftToRight if wide
+                           else QBoxLayout.Direction.TopToBottom)
+        tiles.setSpacing(12 if wide else 3)
+        tiles.addWidget(self.concealed, 3 if wide else 0)
+        tiles.addWidget(self.note)
+        tiles.addWidget(self.melds, 2 if wide else 0)
+        layout.addLayout(tiles)
+        layout.addWidget(self.footer)
         layout.addStretch(1)
         self.concealed.tileClicked.connect(self.tileClicked.emit)
         self.melds.tileClicked.connect(self.tileClicked.emit)
@@ -82,15 +98,21 @@ class SeatPanel(QFrame):
     def show_view(self, view: SeatView) -> None:
         self.view = view
         s = view.seat_data
-        dealer = f" · {tr('dealer')}" if view.seat == view.dealer else ""
+        dealer = f" · <span style='color:#b3261e'>{tr('dealer')}</span>" \
+            if view.seat == view.dealer else ""
         total = "" if view.total is None else f" · {view.total:+g}"
-        crown = " · 和" if view.winner else ""
+        crown = f" · <b style='color:#2e7d32'>{tr('winner')}</b>" if view.winner else ""
         self.header.setText(f"<b>{wind(view.seat, view.dealer)}</b> {view.name}"
                             f"{dealer}{total}{crown}")
-        self.concealed.set_tiles([
+        standing = [
             StripTile(t, flagged=TileRef(view.seat, "concealed", i) in view.flagged,
                       key=TileRef(view.seat, "concealed", i))
-            for i, t in enumerate(s.concealed)])
+            for i, t in enumerate(s.concealed)]
+        standing += [StripTile(UNKNOWN) for _ in range(view.hidden)]
+        self.concealed.set_tiles(standing)
+        self.concealed.setVisible(bool(standing))
+        self.note.setText("" if standing else tr("not_shown"))
+        self.note.setVisible(not standing)
         flowers = [StripTile(t, gap_before=i == 0, key=TileRef(view.seat, "flowers", i))
                    for i, t in enumerate(s.flowers)]
         self.melds.set_tiles(meld_strip(view.seat, s.melds, view.flagged) + flowers)
@@ -100,6 +122,7 @@ class SeatPanel(QFrame):
             self.footer.setText(f"{tr('waits')}: {waits}")
         else:
             self.footer.setText("")
+        self.footer.setVisible(bool(view.waits))
 
     def contextMenuEvent(self, event: object) -> None:
         menu = QMenu(self)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.dashboard.i18n import tr
+from ui.dashboard.i18n import tr, word
 
 SIMULATOR = "simulator"
 STATE_COLORS = {"offline": "#888888", "idle": "#2e9e44", "shuffling": "#1f6fd1",
@@ -86,7 +86,7 @@ class TableBridge(QObject):
             "dice": lambda d: d.roll_dice(),
         }
         if self.driver is None:
-            self.failed.emit(name, "not connected to a table")
+            self.failed.emit(name, tr("not_connected"))
             return
         driver = self.driver
         self.run(name, lambda: ops[name](driver))
@@ -161,6 +161,7 @@ class TablePanel(QWidget):
         self.audit = QPlainTextEdit()
         self.audit.setReadOnly(True)
         self.audit.setMaximumBlockCount(500)
+        self.audit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.audit.setStyleSheet("font-family: monospace; font-size: 10px")
         layout.addWidget(self.audit, 1)
         self.connect_button.clicked.connect(lambda: bridge.connect_to(self.port.currentText()))
@@ -175,13 +176,13 @@ class TablePanel(QWidget):
         self.show_state("offline")
 
     def show_state(self, state: str) -> None:
-        self.state.setText(state)
+        self.state.setText(word(state))
         self.light.setStyleSheet(f"color: {STATE_COLORS.get(state, '#888888')}; font-size: 18px")
         for b in self.buttons.values():
             b.setEnabled(state not in ("offline",))
 
     def show_failure(self, op: str, message: str) -> None:
-        self.faults.setText(f"{op}: {message}")
+        self.faults.setText(f"{word(op)}: {message}")
 
     def show_event(self, kind: str, data: dict) -> None:
         if kind == "fault":

@@ -27,16 +27,25 @@ def default_source() -> str:
     return str(videos[0])
 
 
+def topk_of(dets: Any, row: int) -> list[tuple[int, float]]:
+    """A detection's best readings, most probable first (tile kinds only)."""
+    if not len(dets.topk_ids):
+        return []
+    return [(int(t), float(p)) for t, p in zip(dets.topk_ids[row], dets.topk_probs[row],
+                                               strict=False) if 0 <= t < 42 and p > 0]
+
+
 def overlays_from(dets: Any) -> list[Overlay]:
-    """Boxes to draw from a ``TileDetections`` (labels, confidence, seat when known)."""
+    """Boxes to draw from a ``TileDetections`` (labels, confidence, seat, top-k readings)."""
     out = []
-    labels = dets.labels()
+    labels = dets.labels
     for i in range(len(dets)):
         conf = float(dets.confidence[i])
         seat = int(dets.seat[i]) if len(dets.seat) and dets.seat[i] >= 0 else None
         box = (float(dets.xyxy[i][0]), float(dets.xyxy[i][1]), float(dets.xyxy[i][2]),
                float(dets.xyxy[i][3]))
-        out.append(Overlay(box, labels[i], conf, seat, conf < LOW_CONFIDENCE, key=i))
+        out.append(Overlay(box, labels[i], conf, seat, conf < LOW_CONFIDENCE, key=i,
+                           topk=tuple(topk_of(dets, i))))
     return out
 
 
@@ -44,13 +53,10 @@ def suggestions_from(result: Any) -> dict[TileRef, list[tuple[int, float]]]:
     """Each standing tile's top-k readings, keyed by where it sits in its seat's hand."""
     dets = result.detections
     out: dict[TileRef, list[tuple[int, float]]] = {}
-    for seat in result.table.seats:
-        for i, row in enumerate(seat.hand_rows):
-            ids = dets.topk_ids[row] if len(dets.topk_ids) else []
-            probs = dets.topk_probs[row] if len(dets.topk_probs) else []
-            top = [(int(t), float(p)) for t, p in zip(ids, probs, strict=False) if 0 <= t < 42]
-            if top and float(dets.confidence[row]) < LOW_CONFIDENCE:
-                out[TileRef(seat.seat, "concealed", i)] = top
+    for row, ref in tile_refs(result).items():
+        top = topk_of(dets, row)
+        if top and float(dets.confidence[row]) < LOW_CONFIDENCE:
+            out[ref] = top
     return out
 
 
@@ -65,70 +71,140 @@ def live_seats(result: Any) -> list[Seat]:
     return seats
 
 
+def hidden_counts(result: Any) -> dict[int, int]:
+    """Standing tiles seen only from behind, per seat (drawn as tile backs)."""
+    return {s.seat: s.hidden for s in result.table.seats if s.hidden}
+
+
 def tile_refs(result: Any) -> dict[int, TileRef]:
     """Detection row -> where that tile sits, so clicking a box corrects the right tile."""
+    from vision.reading import scoring_melds
+
     refs: dict[int, TileRef] = {}
+    dets = result.detections
     for s in result.table.seats:
         for i, row in enumerate(s.hand_rows):
             refs[row] = TileRef(s.seat, "concealed", i)
         for i, row in enumerate(s.flower_rows):
             refs[row] = TileRef(s.seat, "flowers", i)
+        for m_i, (reading, meld) in enumerate(zip(s.melds, scoring_melds(s.melds, s.seat),
+                                                  strict=False)):
+            free = list(range(len(meld.tiles)))  # the record may order a meld's tiles itself
+            for row in reading.rows:
+                tile = int(dets.class_id[row])
+                j = next((j for j in free if meld.tiles[j] == tile), None)
+                if j is not None:
+                    free.remove(j)
+                    refs[row] = TileRef(s.seat, "melds", j, m_i)
     return refs
 
 
 class CameraWorker(QThread):
-    """Runs the vision pipeline on the source and hands each result to the GUI thread."""
+    """Runs the vision pipeline on the source and hands results to the GUI thread.
+
+    Frames are offered to the GUI one at a time: while the last picture has not been shown
+    (:meth:`frame_shown`), newer ones are dropped, so a slow paint never queues seconds of
+    video. Readings that carry events always go through. Without models the video still plays
+    (no detections) and the reason shows as status.
+    """
 
     frameReady = Signal(object, object)  # image (BGR ndarray), list[Overlay]
     status = Signal(str, str)  # kind ("opened", "lost", "reconnected", "ended", ...), message
     reading = Signal(object, object)  # vision.pipeline.FrameResult, waits per seat
 
     def __init__(self, source: Any, ruleset: str | None = None, dealer: int = 0,
-                 loop: bool = True, realtime: bool = True, parent: QObject | None = None) -> None:
+                 loop: bool = True, realtime: bool = True, models: str | Path | None = None,
+                 bottom_seat: int = 0, detector: Any = None,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.source = source
         self.ruleset = ruleset
         self.dealer = dealer
         self.loop = loop
         self.realtime = realtime
+        self.models = models
+        self.bottom_seat = bottom_seat
+        self.detector = detector
         self.frames_done = 0
+        self.frames_shown = 0
         self._stop = False
+        self._in_flight = False
 
     def stop(self) -> None:
         self._stop = True
         self.wait(5000)
 
+    def frame_shown(self) -> None:
+        """The GUI painted the last frame: the next one may be sent."""
+        self._in_flight = False
+        self.frames_shown += 1
+
+    def _offer_frame(self, image: Any, overlays: list[Overlay]) -> None:
+        if not self._in_flight:
+            self._in_flight = True
+            self.frameReady.emit(image, overlays)
+
     def run(self) -> None:
         from vision.capture import CaptureError
-        from vision.detector import load_detector
+
+        detector = self.detector
+        if detector is None:
+            from vision.detector import load_detector
+
+            try:
+                detector = load_detector(self.models)
+            except Exception as exc:  # status, not a dialog: the video plays without readings
+                self.status.emit("no_models", str(exc))
+        try:
+            while not self._stop:
+                if detector is None:
+                    self._play(self.source)
+                else:
+                    self._recognize(detector)
+                if not self.loop or self._stop:
+                    return
+                self.status.emit("ended", "the video ended; replaying")
+                time.sleep(0.2)
+        except CaptureError as exc:
+            self.status.emit("failed", str(exc))
+        except Exception as exc:  # a bug or a bad model must not die silently in a thread
+            self.status.emit("failed", f"{type(exc).__name__}: {exc}")
+
+    def _play(self, source: Any) -> None:
+        """The video alone, for a window without models."""
+        from vision.capture import open_capture
+
+        cap = open_capture(source, realtime=self.realtime)
+        try:
+            for frame in cap:
+                for st in cap.statuses():
+                    self.status.emit(st.kind, st.message)
+                self._offer_frame(frame.image, [])
+                self.frames_done += 1
+                if self._stop:
+                    break
+        finally:
+            cap.close()
+
+    def _recognize(self, detector: Any) -> None:
         from vision.pipeline import Pipeline
 
+        pipeline = Pipeline(self.source, detector, ruleset=self.ruleset, dealer=self.dealer,
+                            bottom_seat=self.bottom_seat,
+                            capture_options={"realtime": self.realtime})
         try:
-            detector = load_detector()
-        except Exception as exc:  # shown as status: the window keeps working without a camera
-            self.status.emit("failed", f"models unavailable: {exc}")
-            return
-        while not self._stop:
-            pipeline = Pipeline(self.source, detector, ruleset=self.ruleset, dealer=self.dealer,
-                                capture_options={"realtime": self.realtime})
-            try:
-                for result in pipeline.frames():
-                    for st in result.statuses:
-                        self.status.emit(st.kind, st.message)
+            for n, result in enumerate(pipeline.frames()):
+                for st in result.statuses:
+                    self.status.emit(st.kind, st.message)
+                if not self._in_flight:
                     refs = tile_refs(result)
-                    overlays = [dataclasses.replace(o, key=refs.get(o.key))
+                    overlays = [dataclasses.replace(o, key=refs.get(o.key))  # type: ignore[arg-type]
                                 for o in overlays_from(result.detections)]
-                    self.frameReady.emit(result.frame.image, overlays)
+                    self._offer_frame(result.frame.image, overlays)
+                if result.events or n % 10 == 0:  # the seats change only with events
                     self.reading.emit(result, pipeline.waits(result))
-                    self.frames_done += 1
-                    if self._stop:
-                        break
-            except CaptureError as exc:
-                self.status.emit("failed", str(exc))
-                return
-            finally:
-                pipeline.close()
-            if not self.loop or self._stop:
-                return
-            self.status.emit("ended", "the video ended; replaying")
-            time.sleep(0.2)
+                self.frames_done += 1
+                if self._stop:
+                    break
+        finally:
+            pipeline.close()
