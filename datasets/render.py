@@ -174,7 +174,11 @@ def render(bodies: list[Body], camera: Camera, surfaces: Surfaces, light: Light,
                 if flat and cosv < MIN_FACING and surfaces.sliver is not None:
                     tex = surfaces.sliver
                 spec = 0.0 if flat else _specular(normal, fc, cam, light)
-                _warp_onto(canvas, tex, quad, gain, spec, flat)
+                if face or flat:
+                    _warp_onto(canvas, tex, quad, gain, spec, flat)
+                else:  # a back is plain colour: a polygon is much cheaper than a warp
+                    c = surfaces.back_rgb * gain
+                    _fill(canvas, quad, tuple(float(v + spec * (1 - v)) for v in c), aa)
                 cls = body.kind if face else TILE_BACK
                 _fill(ids, quad, next_id, False)
                 candidates.append((next_id, int(bi), cls, quad, cosv))

@@ -203,3 +203,14 @@ def test_balance_report() -> None:
     assert (mean, round(low, 2), round(high, 2), group) == (100.0, -0.1, 0.1, [0, 1])
     mean, *_ = balance([*list(TILE_NAMES), "die"], c)
     assert mean == 200 / 42  # the die class is not one of the balanced kinds
+
+
+def test_mix_kinds_are_fixed_by_seed() -> None:
+    from datasets.synth import kind_of
+
+    kinds = [kind_of("mix", 0, i) for i in range(200)]
+    assert kinds == [kind_of("mix", 0, i) for i in range(200)]
+    assert set(kinds) == {"table", "hand", "dice"}
+    assert kind_of("table", 0, 5) == "table"
+    with pytest.raises(ValueError, match="unknown scene kind"):
+        synthesize("/nonexistent", 1, kind="street")
