@@ -98,18 +98,6 @@ def test_table_buttons_reach_the_simulator(window: MainWindow, qtbot) -> None:
     assert window.table_bridge.simulator is not None
 
 
-def test_screenshots_for_the_readme(window: MainWindow, qtbot) -> None:
-    out = ROOT / "docs" / "screenshots"
-    out.mkdir(parents=True, exist_ok=True)
-    window.resize(1366, 768)
-    qtbot.wait(100)
-    assert window.grab().save(str(out / "dashboard-score.png"))
-    window.tabs.setCurrentWidget(window.match_panel)
-    qtbot.wait(50)
-    assert window.grab().save(str(out / "dashboard-match.png"))
-    assert (out / "dashboard-score.png").stat().st_size > 10_000
-
-
 def test_language_switch_labels(window: MainWindow) -> None:
     i18n.set_language("zh")
     try:

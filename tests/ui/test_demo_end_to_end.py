@@ -149,3 +149,74 @@ def test_demo_recognizes_scores_corrects_logs_and_drives_the_table(demo, qtbot,
     a, b = rolled.args
     assert window.table_bridge.simulator is not None
     qtbot.waitUntil(lambda: f"{a}+{b}" in window.match_panel.wall.text(), timeout=5000)
+
+
+def _settle(qtbot, window) -> None:
+    qtbot.waitUntil(lambda: window.session.settlement is not None, timeout=30000)
+    qtbot.waitUntil(lambda: any(o.key is not None for o in window.view.overlays()),
+                    timeout=10000)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_screenshots_for_the_readme(lang: str, qtbot, tmp_path: Path) -> None:
+    """The demo at 1366x768 as docs/screenshots shows it: score, match and table tabs."""
+    out = ROOT / "docs" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    db = tmp_path / "log.sqlite3"
+    store = MatchStore.open(db)
+    mid = store.new_match("shandong", {}, ["Ann", "Bo", "Chen", "Dee"] if lang == "en"
+                          else ["张三", "李四", "王五", "赵六"], first_dealer=1)
+    store.close()
+    # the showdown photo as a short clip, so the boxes drawn match the picture
+    clip = tmp_path / "clip"
+    clip.mkdir()
+    for k in range(8):
+        (clip / f"{k:02d}.jpg").symlink_to(SAMPLES / "table_2.jpg")
+    window = build_window(RunOptions(
+        camera=str(clip), port="simulator", match=mid, db=db,
+        operator="referee", hand=None, models=showdown_detector(tmp_path / "models"),
+        bottom_seat=2, realtime=False, lang=lang))
+    qtbot.addWidget(window)
+    try:
+        window.show()
+        assert (window.width(), window.height()) == (1366, 768)
+        _settle(qtbot, window)
+        shots = {"score": window.grab()}
+        window.confirm_hand()
+        window.tabs.setCurrentWidget(window.match_panel)
+        qtbot.wait(50)
+        shots["match"] = window.grab()
+        window.tabs.setCurrentWidget(window.table_panel)
+        qtbot.waitUntil(lambda: window.table_panel.buttons["dice"].isEnabled(), timeout=15000)
+        with qtbot.waitSignal(window.table_bridge.dice, timeout=15000):
+            window.table_panel.buttons["dice"].click()
+        qtbot.wait(100)
+        shots["table"] = window.grab()
+        for name, pixmap in shots.items():
+            path = out / (f"dashboard-{name}.png" if lang == "en" else f"dashboard-{name}-zh.png")
+            assert pixmap.save(str(path))
+            assert path.stat().st_size > 20_000
+        if lang == "zh":
+            assert window.tabs.tabText(0) == "计分" and "山东" in window.match_panel.header.text()
+    finally:
+        window.close()
+        window.store.close()
+        i18n.set_language("en")
+
+
+def test_mjtable_run_saves_a_screenshot_and_exits(tmp_path: Path, qtbot) -> None:
+    from ui.cli import main
+
+    png = tmp_path / "shot.png"
+    code = main(["run", "--camera", "none", "--port", "none", "--db", str(tmp_path / "l.db"),
+                 "--screenshot", str(png), "--exit-after", "0.5", "--lang", "zh"])
+    assert code == 0 and png.stat().st_size > 20_000
+    i18n.set_language("en")
+
+
+def test_mjtable_run_names_a_missing_match(tmp_path: Path, capsys) -> None:
+    from ui.cli import main
+
+    assert main(["run", "--camera", "none", "--port", "none", "--db", str(tmp_path / "l.db"),
+                 "--match", "99", "--exit-after", "0.1"]) == 2
+    assert "99" in capsys.readouterr().err

@@ -97,6 +97,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "source": ("from", "来源"),
     "wall_of": ("wall of {}, after {} stacks", "{}的牌墙，跳过{}墩"),
     "identify": ("Identify", "识别"),
+    "wall_wait": ("{} roll so far; the rules need another", "已掷{}次，规则需要再掷"),
     "not_connected": ("not connected to a table", "未连接麻将机"),
     "meld_prompt": ("pung:EEE, chow:567m, kong:1111m, ckong:2222p — add @SEAT for the seat it "
                     "was claimed from", "pung:EEE、chow:567m、kong:1111m、ckong:2222p，"

@@ -217,6 +217,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{tr('not_usable')}: {exc}", 10000)
             return
         self.logged_seq = None
+        notes = [n.split(" (give --")[0] for n in notes]  # the command line's hints do not apply
         self.statusBar().showMessage(f"{tr('recognized')}: " + ("; ".join(notes) or "✓"), 10000)
         self.tabs.setCurrentWidget(self.scoring)
 

@@ -248,7 +248,7 @@ class MatchPanel(QWidget):
         for r, h in enumerate(hands):
             st = h.settlement
             what = "荒庄" if st.outcome == "draw" else " ".join(
-                f"{wind(w.seat, h.record.dealer)}{w.pattern}" for w in st.wins)
+                f"{wind(w.seat, h.record.dealer)} {w.pattern}" for w in st.wins)
             # each player's payment, then the running total after the hand
             cells = [str(h.number), what,
                      *(f"{p:+g} → {t:g}" for p, t in zip(st.payments, h.totals_after, strict=True))]
@@ -281,6 +281,7 @@ class MatchPanel(QWidget):
             where = tr("wall_of").format(self.match.players[wb.wall_seat], wb.stacks_skipped)
             if wb.explanation:
                 self.wall.setToolTip(wb.explanation)
-        except (ValueError, NotImplementedError) as exc:
-            where = str(exc)
+        except (ValueError, NotImplementedError) as exc:  # e.g. a second roll still to come
+            where = tr("wall_wait").format(len(self.rolls))
+            self.wall.setToolTip(str(exc))
         self.wall.setText(f"{tr('dice')}: {dice} → {tr('break_wall')}: {where}")

@@ -103,6 +103,7 @@ class ScoringPanel(QWidget):
         indent = self.tree.indentation()
         for i in range(self.tree.topLevelItemCount()):
             top = self.tree.topLevelItem(i)
+            widths[0] = max(widths[0], fm.horizontalAdvance(top.text(0)) + indent + 8)
             widths[1] = max(widths[1], fm.horizontalAdvance(top.text(1)) + 12)
             for j in range(top.childCount()):
                 child = top.child(j)
@@ -111,7 +112,7 @@ class ScoringPanel(QWidget):
                 widths[0] = max(widths[0], fm.horizontalAdvance(child.text(0)) + 2 * indent + 8)
                 widths[1] = max(widths[1], fm.horizontalAdvance(child.text(1)) + 12)
         header = self.tree.header()
-        header.resizeSection(0, min(widths[0], 170))
+        header.resizeSection(0, min(widths[0], 180))
         header.resizeSection(1, min(widths[1], 120))
 
     def refresh(self) -> None:
