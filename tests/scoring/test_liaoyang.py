@@ -311,3 +311,32 @@ def test_discarded_hun_count_as_copies() -> None:
     won["seats"][1]["hun_discarded"] = 5
     with pytest.raises(RecordError, match="the set has 4"):
         score(won)
+
+
+@pytest.mark.parametrize(("first_sum", "counter_clockwise", "clockwise"), [
+    (2, 1, 3), (3, 2, 2), (4, 3, 1), (5, 0, 0), (6, 1, 3), (7, 2, 2), (8, 3, 1), (9, 0, 0),
+    (10, 1, 3), (11, 2, 2), (12, 3, 1),
+])
+def test_second_roller_both_directions(first_sum: int, counter_clockwise: int,
+                                       clockwise: int) -> None:
+    """Dealer (seat 0) is 1; counter-clockwise is play order (下家 2, 对家 3, 上家 4), clockwise
+    the other way round (上家 2, 对家 3, 下家 4: the original's roll of 4 lands on South)."""
+    roll = (first_sum // 2, first_sum - first_sum // 2)
+    assert RULESET.wall_break(0, [roll, (1, 1)], {}).rollers == (0, counter_clockwise)
+    cw = RULESET.wall_break(0, [roll, (1, 1)], {"dice_count": "clockwise"})
+    assert cw.rollers == (0, clockwise) and cw.wall_seat == clockwise
+    assert cw.indicator_stack == first_sum and cw.stacks_skipped == first_sum + 2
+
+
+def test_discarded_hun_count_with_the_bao_tile_and_in_a_draw() -> None:
+    rec = _case("42-two-hun-bamboo-pair-third-suit")  # two 混 (4p) in the winner's hand
+    rec["seats"][0]["hun_discarded"] = 1
+    rec["context"]["bao_tile"] = "4p"  # the fourth 4p: 2 held, 1 discarded, 1 revealed
+    assert score(rec).details["bao"] == 2
+    rec["seats"][0]["hun_discarded"] = 2
+    with pytest.raises(RecordError, match="the set has 4"):
+        score(rec)
+    draw = _case("20-draw")  # indicator 3s: 混 4s
+    draw["seats"][1]["hun_discarded"] = 5
+    with pytest.raises(RecordError, match="the set has 4"):
+        score(draw)

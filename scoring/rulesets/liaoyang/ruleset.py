@@ -53,6 +53,8 @@ class LiaoyangRuleset(Ruleset):
                 if hun in m.tiles:
                     raise RecordError(f"a 混 ({TILE_NAMES[hun]}) may not be used to 吃, 碰 or 杠 "
                                       "(option hun_claims)", f"seats[{k}].melds[{i}]")
+        if hun is not None:
+            self._check_hun_copies(record, hun)
         if record.outcome != "win":
             return
         if len(record.wins) > 1:
@@ -82,8 +84,6 @@ class LiaoyangRuleset(Ruleset):
             raise RecordError(f"抢杠 robs a 补杠: seat {w.from_seat} must show the pung of "
                               f"{TILE_NAMES[w.tile]} it was adding the fourth tile to",
                               f"seats[{w.from_seat}].melds")
-        if hun is not None:
-            self._check_hun_copies(record, hun)
         if (w.by == "discard" and w.tile == hun and w.from_seat is not None
                 and record.seats[w.from_seat].hun_discarded == 0):
             raise RecordError(f"the winning tile {TILE_NAMES[w.tile]} is a 混, so its discarder "
@@ -93,13 +93,14 @@ class LiaoyangRuleset(Ruleset):
     @staticmethod
     def _check_hun_copies(record: HandRecord, hun: Tile) -> None:
         """The 混 discarded (``hun_discarded``) are physical copies too: with those shown in
-        hands and melds they are at most 4 (a discarded 混 won by another player counts once)."""
+        hands, melds and as the 宝 tile they are at most 4 (a discarded 混 won by another
+        player counts once)."""
         discarded = sum(s.hun_discarded for s in record.seats)
         if not discarded:
             return
         shown = sum(1 for s in record.seats for t in s.all_tiles() if t == hun)
-        w = record.wins[0]
-        if w.by == "discard" and w.tile == hun:
+        shown += record.context.bao_tile == hun
+        if any(w.by == "discard" and w.tile == hun for w in record.wins[:1]):
             shown -= 1  # the discarded 混 now stands in the winner's hand
         if discarded + shown > 4:
             raise RecordError(f"{discarded} 混 ({TILE_NAMES[hun]}) discarded and {shown} more "
