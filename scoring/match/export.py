@@ -49,27 +49,32 @@ def match_json(match: Match) -> dict[str, Any]:
 
 
 CSV_HEADER = ("row", "seq", "kind", "dealer", "outcome", "winners",
-              "pay_0", "pay_1", "pay_2", "pay_3", "total_0", "total_1", "total_2", "total_3")
+              "pay_0", "pay_1", "pay_2", "pay_3", "total_0", "total_1", "total_2", "total_3",
+              "room_fee")
 
 
 def match_csv(match: Match) -> str:
-    """Per-hand payments in log order; escapes appear where they happened."""
+    """Per-hand payments in log order; escapes appear where they happened.
+
+    ``room_fee`` is what a row paid out of the table (Shanghai escape: the room's 25%), so each
+    row's payments plus its fee add up to 0.
+    """
     state = match.state
-    rows: list[tuple[int, list[Any]]] = []
+    rows: list[tuple[int, list[Any], Any]] = []
     for h in state.hands:
         s = h.settlement
         winners = " ".join(str(w.seat) for w in h.record.wins)
         rows.append((h.seq, [h.number, h.seq, f"hand ({h.source})", h.record.dealer,
-                             s.outcome, winners, *s.payments]))
+                             s.outcome, winners, *s.payments], 0))
     for d in state.departures:
         rows.append((d.seq, ["", d.seq, f"escape (seat {d.seat} {d.player})", "", "", "",
-                             *d.payments]))
+                             *d.payments], d.room_fee))
     rows.sort(key=lambda r: r[0])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
     running: list[Any] = [0, 0, 0, 0]
-    for _, row in rows:
+    for _, row, fee in rows:
         running = [a + b for a, b in zip(running, row[6:10], strict=True)]
-        writer.writerow([*row, *running])
+        writer.writerow([*row, *running, fee])
     return out.getvalue()

@@ -223,3 +223,17 @@ def test_shanghai_match_typed_in(tmp_path: Path, capsys) -> None:
     data = json.loads(out)
     assert rc == 0, err
     assert sum(data["totals"]) + 0.5 == 0
+
+
+def test_every_csv_row_balances_with_the_room_fee(tmp_path: Path, capsys) -> None:
+    """The Shanghai escape row pays [+0.5 +0.5 +0.5 -2]: the CSV names the 0.5 that went to the
+    room, so a reader can check that each row adds up to nothing."""
+    ref = Referee(capsys, tmp_path, "shanghai")
+    ref.hand("01-pengpenghu-discard", [0, 5, -5, 0])
+    ref.leaves(3, "冯")
+    rc, out, err = ref.run("export", "1", "--format", "csv")
+    assert rc == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [float(r["room_fee"]) for r in rows] == [0, 0.5]
+    for r in rows:
+        assert sum(float(r[f"pay_{k}"]) for k in range(4)) + float(r["room_fee"]) == 0
