@@ -340,3 +340,11 @@ def test_discarded_hun_count_with_the_bao_tile_and_in_a_draw() -> None:
     draw["seats"][1]["hun_discarded"] = 5
     with pytest.raises(RecordError, match="the set has 4"):
         score(draw)
+
+
+@pytest.mark.parametrize("option", ["base", "di"])
+def test_base_and_di_must_be_positive(option: str) -> None:
+    rec = _case("01-open-discard-basic")
+    rec["options"] = {option: 0}
+    with pytest.raises(RecordError, match=f"options.{option}"):
+        score(rec)

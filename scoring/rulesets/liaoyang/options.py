@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.errors import RecordError
 from scoring.rulesets.base import OptionSpec, resolve_options
 
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -35,5 +36,10 @@ class LiaoyangOptions:
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> LiaoyangOptions:
-        """Defaults overlaid with validated overrides; unknown names raise ``RecordError``."""
-        return cls(**resolve_options(OPTIONS, values))
+        """Defaults overlaid with validated overrides; unknown names raise ``RecordError``, and
+        so do a base or 底 of 0 (every payment would be 0, or every win a 摇)."""
+        resolved = resolve_options(OPTIONS, values)
+        for name in ("base", "di"):
+            if resolved[name] < 1:
+                raise RecordError(f"must be at least 1, got {resolved[name]!r}", f"options.{name}")
+        return cls(**resolved)
