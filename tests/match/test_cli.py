@@ -96,3 +96,29 @@ def test_a_file_that_is_not_an_object_is_one_line(tmp_path: Path, capsys) -> Non
         assert "object" in err, err
     rc, _, err = mj(capsys, db, "add-hand", "1", str(tmp_path / "absent.json"))
     assert rc == 2 and "absent.json" in err
+
+
+def test_amend_also_corrects_the_hands_a_correction_moves(tmp_path: Path, capsys) -> None:
+    from tests.match.test_matches import rotated
+
+    db = tmp_path / "m.sqlite3"
+    mj(capsys, db, "new", "--ruleset", "shandong", "--players", "a", "b", "c", "d",
+       "--dealer", "0")
+    mj(capsys, db, "add-hand", "1", str(CASES / "shandong" / "01-tuidaohe-discard.json"))
+    mj(capsys, db, "add-hand", "1", str(CASES / "shandong" / "43-yipao-duoxiang-chengbao.json"))
+    moved = tmp_path / "moved.json"
+    moved.write_text(json.dumps(rotated(json.loads(
+        (CASES / "shandong" / "43-yipao-duoxiang-chengbao.json").read_text("utf-8")), -1)))
+    first = str(CASES / "shandong" / "02-tuidaohe-self-draw.json")
+    rc, _, err = mj(capsys, db, "amend", "1", "2", "--event", first, "--who", "w", "--why", "y")
+    assert rc == 2 and "seat 0 deals this hand, the record says 1" in err
+    rc, out, err = mj(capsys, db, "amend", "1", "2", "--event", first, "--also", "3",
+                      str(moved), "--who", "w", "--why", "hand 1 was the dealer's self-draw")
+    assert rc == 0 and "#2 corrected, #3 corrected" in out, err
+    assert "totals [+9 +1 +0 -10]; seat 3 deals next" in out  # the discarder
+    rc, out, err = mj(capsys, db, "amend", "1", "2", "--strike", "--also", "3", "strike",
+                      "--who", "w", "--why", "not this table")
+    assert rc == 0 and "totals [+0 +0 +0 +0]" in out, err
+    rc, _, err = mj(capsys, db, "amend", "1", "2", "--strike", "--also", "x", "strike",
+                    "--who", "w", "--why", "y")
+    assert rc == 2 and "--also wants an event number" in err
