@@ -93,8 +93,10 @@ def test_table_buttons_reach_the_simulator(window: MainWindow, qtbot) -> None:
     a, b = blocker.args
     assert 1 <= a <= 6 and 1 <= b <= 6
     qtbot.waitUntil(lambda: "dice" in window.match_panel.wall.text().lower(), timeout=5000)
-    qtbot.waitUntil(lambda: "→" in panel.audit.toPlainText() or panel.audit.blockCount() > 2,
-                    timeout=5000)
+    # the audit log shows the command and its answer, not the twice-a-second status polls
+    qtbot.waitUntil(lambda: "→ CMD roll_dice" in panel.audit.toPlainText()
+                    and "← ACK roll_dice" in panel.audit.toPlainText(), timeout=5000)
+    assert "CMD status" not in panel.audit.toPlainText()
     assert window.table_bridge.simulator is not None
 
 

@@ -144,6 +144,24 @@ class HandSession:
         self._apply(record, seat_no, dataclasses.replace(seat, flowers=flowers, flowers_form=None),
                     f"flower removed: {TILE_NAMES[flower]}", who, why)
 
+    def set_win(self, index: int, by: str, from_seat: int | None, who: str, why: str) -> None:
+        """How win ``index`` came: ``self_draw``, or ``discard`` from ``from_seat`` (the camera
+        cannot see who discarded the winning tile; the referee says so here)."""
+        record = self._require()
+        wins = list(record.wins)
+        if not 0 <= index < len(wins):
+            raise ValueError(f"there is no win #{index} in this hand")
+        before = wins[index]
+        if by == "self_draw":
+            from_seat = None
+        elif from_seat is None or not 0 <= from_seat < 4 or from_seat == before.seat:
+            raise ValueError(f"a win on a discard needs the discarder's seat, got {from_seat}")
+        wins[index] = dataclasses.replace(before, by=by, from_seat=from_seat)
+        old = before.by if before.from_seat is None else f"{before.by} from {before.from_seat}"
+        new = by if from_seat is None else f"{by} from {from_seat}"
+        self._commit(dataclasses.replace(record, wins=tuple(wins)), before.seat,
+                     f"win: {old} -> {new}", who, why)
+
     # ------------------------------------------------------------ internals
 
     def _require(self) -> HandRecord:
@@ -165,6 +183,9 @@ class HandSession:
         seats = list(record.seats)
         seats[seat_no] = seat
         changed = dataclasses.replace(record, seats=tuple(seats))  # type: ignore[arg-type]
+        self._commit(changed, seat_no, what, who, why)
+
+    def _commit(self, changed: HandRecord, seat_no: int, what: str, who: str, why: str) -> None:
         # re-validate through the same parser as any record, so the counts rules still hold
         try:
             self.record = parse_record(changed.to_json())

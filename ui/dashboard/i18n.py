@@ -97,6 +97,13 @@ _TEXT: dict[str, tuple[str, str]] = {
     "source": ("from", "来源"),
     "wall_of": ("wall of {}, after {} stacks", "{}的牌墙，跳过{}墩"),
     "identify": ("Identify", "识别"),
+    "show_polls": ("show status polls", "显示状态轮询"),
+    "how_won": ("Won by", "和牌方式"),
+    "how_won_tip": ("The camera cannot see who discarded the winning tile: say it here.",
+                    "摄像头看不到谁打出的和张，请在此指定。"),
+    "referee_call": ("referee's call", "裁判判定"),
+    "recognized_as": ("Hand recognized: {} wins with {}, taken as {}",
+                      "已识别和牌：{} 以 {} 和牌，按{}计"),
     "wall_wait": ("{} roll so far; the rules need another", "已掷{}次，规则需要再掷"),
     "not_connected": ("not connected to a table", "未连接麻将机"),
     "meld_prompt": ("pung:EEE, chow:567m, kong:1111m, ckong:2222p — add @SEAT for the seat it "

@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
         self.scoring = ScoringPanel(self.session)
         self.scoring.loadRequested.connect(self.load_hand_dialog)
         self.scoring.confirmRequested.connect(self.confirm_hand)
+        self.scoring.winSourceChosen.connect(self.set_win_source)
         self.tabs.addTab(self.scoring, tr("score"))
         self.store = store
         self.match_panel: MatchPanel | None = None
@@ -128,6 +129,8 @@ class MainWindow(QMainWindow):
                                                          10000),
             Qt.ConnectionType.QueuedConnection)
         self.view.boxClicked.connect(self.correct_overlay)
+        self.tabs.currentChanged.connect(
+            lambda i: self.mark_score_tab(False) if self.tabs.widget(i) is self.scoring else None)
 
         self.session.changed.connect(self.refresh_seats)
         self.session.corrected.connect(self.correction_log.append)
@@ -217,9 +220,29 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{tr('not_usable')}: {exc}", 10000)
             return
         self.logged_seq = None
-        notes = [n.split(" (give --")[0] for n in notes]  # the command line's hints do not apply
-        self.statusBar().showMessage(f"{tr('recognized')}: " + ("; ".join(notes) or "✓"), 10000)
-        self.tabs.setCurrentWidget(self.scoring)
+        from scoring.tiles import TILE_NAMES
+
+        win = self.session.record.wins[0] if self.session.record else None
+        if win is not None:
+            who = f"{self.players[win.seat]} ({win.seat})"
+            self.statusBar().showMessage(tr("recognized_as").format(
+                who, TILE_NAMES[win.tile], word(win.by)), 15000)
+            self.statusBar().setToolTip("\n".join(notes))
+        self.mark_score_tab(True)
+
+    def mark_score_tab(self, on: bool) -> None:
+        """A dot on the Score tab: a recognized hand waits there (the tab is not switched
+        under the referee's hands)."""
+        index = self.tabs.indexOf(self.scoring)
+        self.tabs.setTabText(index, tr("score") + (" ●" if on else ""))
+        if on:
+            self.tabs.tabBar().setTabTextColor(index, Qt.GlobalColor.darkGreen)
+        else:
+            self.tabs.tabBar().setTabTextColor(index, self.tabs.tabBar().palette().text().color())
+
+    def set_win_source(self, by: str, from_seat: int) -> None:
+        self.apply_correction(lambda: self.session.set_win(
+            0, by, None if from_seat < 0 else from_seat, self.operator, tr("referee_call")))
 
     def show_camera_status(self, kind: str, message: str) -> None:
         if kind == "no_models":

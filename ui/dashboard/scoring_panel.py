@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -45,6 +46,7 @@ def _value(value: object) -> str:
 class ScoringPanel(QWidget):
     confirmRequested = Signal()
     loadRequested = Signal()
+    winSourceChosen = Signal(str, int)  # by ("self_draw" / "discard"), from seat (-1: none)
 
     def __init__(self, session: HandSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -52,6 +54,13 @@ class ScoringPanel(QWidget):
         layout = QVBoxLayout(self)
         self.title = QLabel()
         self.title.setWordWrap(True)
+        how_row = QHBoxLayout()
+        self.how_label = QLabel(tr("how_won"))
+        self.how = QComboBox()
+        self.how.setToolTip(tr("how_won_tip"))
+        self.how.activated.connect(self._how_chosen)
+        how_row.addWidget(self.how_label)
+        how_row.addWidget(self.how, 1)
         self.tree = QTreeWidget()
         self.tree.setColumnCount(3)
         self.tree.setHeaderLabels([tr("item"), tr("value"), tr("note")])
@@ -81,12 +90,42 @@ class ScoringPanel(QWidget):
         row.addWidget(self.clear_button)
         row.addStretch(1)
         row.addWidget(self.confirm_button)
-        for w in (self.title, self.tree, self.payments, self.corrections):
+        layout.addWidget(self.title)
+        layout.addLayout(how_row)
+        for w in (self.tree, self.payments, self.corrections):
             layout.addWidget(w, 1 if w is self.tree else 0)
         layout.addLayout(row)
         session.changed.connect(self.refresh)
         self.destroyed.connect(lambda: session.changed.disconnect(self.refresh))
         self.refresh()
+
+    def _how_chosen(self, index: int) -> None:
+        by, _, frm = str(self.how.itemData(index)).partition(":")
+        self.winSourceChosen.emit(by, int(frm))
+
+    def _show_how(self) -> None:
+        """The first win's source: self-drawn, or on a discard from one of the other seats."""
+        record = self.session.record
+        wins = record.wins if record is not None else ()
+        self.how.blockSignals(True)
+        self.how.clear()
+        if wins:
+            w = wins[0]
+            self.how.addItem(word("self_draw"), "self_draw:-1")
+            for k in range(4):
+                if k != w.seat:
+                    self.how.addItem(f"{word('discard')} · {wind(k, record.dealer)}{k}",
+                                     f"discard:{k}")
+            # data "by:from": a plain string survives the trip through Qt unchanged
+            current = f"{w.by}:{-1 if w.from_seat is None else w.from_seat}"
+            index = self.how.findData(current)
+            if index < 0:  # 抢杠 and other ways keep their own entry
+                self.how.addItem(f"{w.by} · {w.from_seat}", current)
+                index = self.how.count() - 1
+            self.how.setCurrentIndex(index)
+        self.how.blockSignals(False)
+        self.how.setVisible(bool(wins))
+        self.how_label.setVisible(bool(wins))
 
     def _top(self, texts: list[str]) -> QTreeWidgetItem:
         """A section, in the tree before its rows (a spanned row needs its view)."""
@@ -118,6 +157,7 @@ class ScoringPanel(QWidget):
     def refresh(self) -> None:
         s = self.session
         self.tree.clear()
+        self._show_how()
         record = s.record
         if record is None:
             self.title.setText(tr("no_hand"))

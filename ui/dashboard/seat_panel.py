@@ -75,6 +75,7 @@ class SeatPanel(QFrame):
         layout.setSpacing(3)
         self.header = QLabel()
         self.header.setObjectName("seatHeader")
+        self.header.setWordWrap(True)
         self.concealed = TileStrip(tile_height)
         self.melds = TileStrip(round(tile_height * 0.85) if not wide else tile_height)
         self.footer = QLabel()

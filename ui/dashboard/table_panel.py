@@ -12,6 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QGridLayout,
     QHBoxLayout,
@@ -57,7 +58,7 @@ class TableBridge(QObject):
             driver = open_table(url)
             driver.on_state(lambda s: self.stateChanged.emit(str(s)))
             driver.on_event(lambda e: self.event.emit(str(e.kind), dict(e.data)))
-            driver.audit.add_sink(lambda entry: self.audit.emit(entry.line()))
+            driver.audit.add_sink(lambda entry: self.audit.emit(audit_text(entry)))
             self.driver = driver
             self.stateChanged.emit(str(driver.state))
             return url
@@ -106,6 +107,26 @@ class TableBridge(QObject):
     def shutdown(self) -> None:
         self.pool.submit(self._close_now)
         self.pool.shutdown(wait=True)
+
+
+ARROWS = {"out": "→", "in": "←", "drop": "✗", "note": "•"}
+ROUTINE = ("status",)  # the driver's polls: shown only on request
+
+
+def audit_text(entry: Any) -> str:
+    """One audit entry as a person reads it: local time, direction, what it was; the bytes
+    when there is nothing else to say (a dropped frame)."""
+    import time as _time
+
+    millis = int(entry.at * 1000) % 1000
+    stamp = _time.strftime("%H:%M:%S", _time.localtime(entry.at)) + f".{millis:03d}"
+    what = entry.note or entry.data.hex(" ").upper()
+    return f"{stamp} {ARROWS.get(entry.direction, entry.direction)} {what}"
+
+
+def is_routine(line: str) -> bool:
+    """A status poll or its answer (twice a second while connected)."""
+    return any(f"CMD {w} " in line or f"ACK {w} " in line for w in ROUTINE)
 
 
 def list_ports() -> list[str]:
@@ -157,7 +178,12 @@ class TablePanel(QWidget):
         self.faults.setWordWrap(True)
         self.faults.setStyleSheet("color: #b3261e")
         layout.addWidget(self.faults)
-        layout.addWidget(QLabel(tr("audit")))
+        audit_row = QHBoxLayout()
+        audit_row.addWidget(QLabel(tr("audit")))
+        audit_row.addStretch(1)
+        self.show_polls = QCheckBox(tr("show_polls"))
+        audit_row.addWidget(self.show_polls)
+        layout.addLayout(audit_row)
         self.audit = QPlainTextEdit()
         self.audit.setReadOnly(True)
         self.audit.setMaximumBlockCount(500)
@@ -168,11 +194,10 @@ class TablePanel(QWidget):
         self.disconnect_button.clicked.connect(bridge.disconnect_table)
         queued = Qt.ConnectionType.QueuedConnection
         bridge.stateChanged.connect(self.show_state, queued)
-        bridge.audit.connect(self.audit.appendPlainText, queued)
+        bridge.audit.connect(self.add_audit, queued)
         bridge.failed.connect(self.show_failure, queued)
         bridge.event.connect(self.show_event, queued)
-        bridge.dice.connect(lambda a, b: self.dice_label.setText(f"🎲 {a} + {b} = {a + b}"),
-                            queued)
+        bridge.dice.connect(self.show_dice, queued)
         self.show_state("offline")
 
     def show_state(self, state: str) -> None:
@@ -191,4 +216,11 @@ class TablePanel(QWidget):
             self.faults.setText("")
         elif kind == "dice" and len(data.get("dice", ())) >= 2:
             a, b = data["dice"][:2]
-            self.dice_label.setText(f"🎲 {a} + {b} = {a + b}")
+            self.show_dice(int(a), int(b))
+
+    def show_dice(self, a: int, b: int) -> None:
+        self.dice_label.setText(f"{tr('dice')}: <b>{a} + {b} = {a + b}</b>")
+
+    def add_audit(self, line: str) -> None:
+        if self.show_polls.isChecked() or not is_routine(line):
+            self.audit.appendPlainText(line)
