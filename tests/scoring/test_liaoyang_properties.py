@@ -139,6 +139,18 @@ def records(draw: st.DrawFn, min_hun: int = 0) -> dict[str, Any]:
         if mtype != "concealed_kong":
             lmeld["from"] = (k + draw(st.integers(1, 3))) % 4
         seats[k]["melds"].append(lmeld)
+    if by == "rob_kong":  # the robbed player shows the pung its 补杠 was adding to
+        assume(left[win_tile] >= 3)
+        seats[win["from"]]["melds"].append({
+            "type": "pung", "tiles": format_tiles(_take([win_tile] * 3, left)),
+            "from": (win["from"] + draw(st.integers(1, 3))) % 4})
+    if win.get("discarder_after_kong") and not any(
+            "kong" in m["type"] for m in seats[win["from"]]["melds"]):
+        kongs = [t for t in range(34) if left[t] == 4]
+        assume(kongs)
+        t = draw(st.sampled_from(kongs))
+        seats[win["from"]]["melds"].append({"type": "concealed_kong",
+                                            "tiles": format_tiles(_take([t] * 4, left))})
     context: dict[str, Any] = {"indicator": TILE_NAMES[indicator]}
     left[hun] = reserved_hun - n_hun
     bao_choices = [t for t in range(34) if left[t] > 0]
