@@ -22,7 +22,11 @@ import numpy as np
 from scoring.tiles import NUM_TILES, TILE_NAMES
 
 PREFIX = "debian-"
-PACKAGES = ("kdegames-mahjongg-data-kf5", "gnome-mahjongg")
+PACKAGES = ("kdegames-mahjongg-data-kf5", "gnome-mahjongg", "fonts-lxgw-wenkai",
+            "fonts-kouzan-mouhitsu")
+# fonts for text-drawn faces (datasets.font_art): style name -> path inside the package
+FONTS = {"font-lxgw-wenkai": "usr/share/fonts/truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf",
+         "font-kouzan-mouhitsu": "usr/share/fonts/truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf"}
 
 # KMahjongg element ids per project tile name. Winds: WIND_1..4 = N S E W; dragons: DRAGON_1..3
 # = white green red; flower order differs by set (checked by eye on the rendered faces).
@@ -116,14 +120,15 @@ def render_svg_element(svg: bytes, element_id: str, scale: float = 2.0) -> np.nd
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
 
 
-def _write_style(style: str, faces: dict[str, np.ndarray]) -> None:
+def _write_style(style: str, faces: dict[str, np.ndarray], plates: bool = False) -> None:
+    """Save normalized faces; ``plates``: the drawings bring a face plate to key out."""
     from datasets.art import _key_background, normalize_face
 
     folder = _root() / style
     folder.mkdir(parents=True, exist_ok=True)
     for name, rgba in faces.items():
         ys, xs = np.nonzero(rgba[..., 3] > 8)
-        if len(xs) and rgba[ys.min() + 2, xs.min() + 2, 3] > 200:
+        if plates and len(xs) and rgba[ys.min() + 2, xs.min() + 2, 3] > 200:
             # the element brings its own face plate: keep only the engraving
             crop = np.ascontiguousarray(rgba[ys.min():ys.max() + 1, xs.min():xs.max() + 1, :3])
             rgba = _key_background(crop, threshold=30.0)
@@ -148,12 +153,18 @@ def setup_art(log: Callable[[str], None] = print) -> list[str]:
     made = []
     with tempfile.TemporaryDirectory(prefix="mjtable-art-") as tmp:
         t = Path(tmp)
-        log(f"apt-get download {' '.join(PACKAGES)}")
-        res = subprocess.run(["apt-get", "download", *PACKAGES], cwd=t, capture_output=True,
-                             text=True)
+        errors = []
+        for pkg in PACKAGES:  # one at a time: a missing package must not cost the others
+            log(f"apt-get download {pkg}")
+            res = subprocess.run(["apt-get", "download", pkg], cwd=t, capture_output=True,
+                                 text=True)
+            if res.returncode != 0:
+                errors.append(f"{pkg}: {res.stderr.strip().splitlines()[-1:] or res.returncode}")
+                log(f"  failed: {errors[-1]}")
         debs = sorted(t.glob("*.deb"))
         if not debs:
-            raise OSError(f"apt-get download failed: {res.stderr.strip() or res.stdout.strip()}")
+            raise OSError(f"apt-get download failed ({'; '.join(errors)}); try "
+                          "'apt-get update' first")
         for deb in debs:
             subprocess.run(["dpkg", "-x", str(deb), str(t / "x")], check=True)
         tiles = t / "x" / "usr" / "share" / "kmahjongglib" / "tilesets"
@@ -164,7 +175,8 @@ def setup_art(log: Callable[[str], None] = print) -> list[str]:
                 continue
             svg = gzip.decompress(path.read_bytes())
             _write_style(f"{PREFIX}kmahjongg-{name}",
-                         {tile: render_svg_element(svg, eid) for tile, eid in ids.items()})
+                         {tile: render_svg_element(svg, eid) for tile, eid in ids.items()},
+                         plates=True)
             made.append(f"{PREFIX}kmahjongg-{name}")
             log(f"  {made[-1]}: {len(ids)} faces")
         strip_path = t / "x" / "usr" / "share" / "gnome-mahjongg" / "themes" / "smooth.png"
@@ -173,4 +185,12 @@ def setup_art(log: Callable[[str], None] = print) -> list[str]:
             _write_style(f"{PREFIX}gnome-smooth", _gnome_faces(strip))
             made.append(f"{PREFIX}gnome-smooth")
             log(f"  {made[-1]}: {len(GNOME_INDEX)} faces")
+        from datasets.font_art import draw_faces
+
+        for style, rel in FONTS.items():
+            font = t / "x" / rel
+            if font.exists():
+                _write_style(PREFIX + style, draw_faces(font))
+                made.append(PREFIX + style)
+                log(f"  {made[-1]}: 42 faces")
     return made

@@ -64,3 +64,27 @@ def test_builtin_styles_have_all_faces_and_are_cached() -> None:
     assert (art.cache_dir() / "gleitz" / "1m.png").exists()
     with pytest.raises(ValueError, match="not available"):
         art.check_style("no-such-style")
+
+
+def _any_font() -> str | None:
+    from pathlib import Path
+
+    for root in ("/usr/share/fonts", "/usr/local/share/fonts"):
+        for p in sorted(Path(root).rglob("*.ttf")) if Path(root).is_dir() else []:
+            return str(p)
+    return None
+
+
+@pytest.mark.skipif(_any_font() is None, reason="no TrueType font on this machine")
+def test_font_faces_cover_every_tile_and_differ() -> None:
+    from pathlib import Path
+
+    from datasets.font_art import draw_faces
+
+    faces = draw_faces(Path(str(_any_font())))
+    assert sorted(faces) == sorted(TILE_NAMES)
+    inked = {n: int((f[..., 3] > 128).sum()) for n, f in faces.items()}
+    assert min(inked.values()) > 500  # nothing blank
+    # ranks differ in their drawing: dots and bamboo counts grow with the rank
+    assert len({faces[f"{r}p"].tobytes() for r in range(1, 10)}) == 9
+    assert len({faces[f"{r}s"].tobytes() for r in range(1, 10)}) == 9
