@@ -150,6 +150,7 @@ class HandState:
     dealt: bool = False
     started: bool = False  # the dealer has discarded: the deal's flower round is over
     undrawn: int = 0
+    tail_drawn: int = 0  # replacements taken from the tail of the wall (Shandong stacks)
     seats: list[SeatState] = field(default_factory=lambda: [SeatState() for _ in range(4)])
     turn: int = 0
     need: str = "deal"  # "deal", "draw", "discard", "replacement" or "over"
@@ -188,14 +189,14 @@ class HandState:
 
     @property
     def drawable(self) -> int:
-        return wall.drawable(self.ruleset, self.undrawn, self.hun_total)
+        return wall.drawable(self.ruleset, self.undrawn, self.hun_total, self.tail_drawn)
 
     def wall(self) -> dict[str, Any]:
         """Where the wall was broken and what it still holds (the dashboard's wall panel)."""
         return {"wall_seat": self.wall_seat, "stacks_skipped": self.stacks,
                 "indicator_stack": self.indicator_stack, "explanation": self.wall_text,
                 "undrawn": self.undrawn, "drawable": self.drawable,
-                "kept_back": wall.reserve(self.ruleset, self.hun_total),
+                "kept_back": self.undrawn - self.drawable,
                 "hun": TILE_NAMES[self.hun] if self.hun is not None else None}
 
     def status(self) -> str:
@@ -351,6 +352,8 @@ class HandState:
         else:
             raise EventRefused(s._whose_turn(ev.seat))
         s.undrawn -= 1
+        if source != "wall":
+            s.tail_drawn += 1
         seat.add(tile)
         if (tile is not None and tile == s.indicator and source == "kong"
                 and not s.indicator_drawn and s._seen_counts()[tile] > 4):

@@ -1,7 +1,8 @@
 """The wall of each ruleset: how many tiles it has, how many stay undrawn, what is drawable.
 
 From the specs: Shandong and Shanghai play 144 tiles (flowers included), Liaoyang 136. Play stops
-in Shandong when 6 stacks remain (an odd tile after kongs counts as a stack, so at 12 tiles), in
+in Shandong when 6 stacks remain (an odd tile counts as a stack: 12 tiles, or 11 when both ends
+of the wall hold an odd tile, see :func:`drawable`), in
 Liaoyang when 16 undrawn tiles remain plus 2 for every 混 discarded, and in Shanghai when the wall
 is empty. A kong or flower needs a replacement tile, so none is declared once nothing is drawable
 (Shandong: "a kong declared by the last player before the draw has no effect").
@@ -38,8 +39,23 @@ def reserve(ruleset: str, hun_discarded: int = 0) -> int:
     return 0  # Shanghai plays the wall out
 
 
-def drawable(ruleset: str, undrawn: int, hun_discarded: int = 0) -> int:
-    """How many more tiles may be drawn (normal draws and replacements alike)."""
+def drawable(ruleset: str, undrawn: int, hun_discarded: int = 0, tail_drawn: int = 0) -> int:
+    """How many more tiles may be drawn (normal draws and replacements alike).
+
+    ``tail_drawn`` counts the replacements taken from the tail (flowers, kongs). Shandong counts
+    stacks: the deal leaves the front stack with one tile (53 dealt) and each front draw takes
+    the top tile then the bottom one, so after an odd number of replacements both ends hold an
+    odd tile, each a stack, and 12 tiles are 7 stacks: play goes on to 11 tiles. The count of
+    further draws assumes they come from the front.
+    """
+    if ruleset == "shandong":
+        from scoring.rulesets.shandong.table import STACKS_LEFT_AT_DRAW
+
+        stacks = WALL_TILES[ruleset] // 2
+        front = WALL_TILES[ruleset] - undrawn - tail_drawn
+        # stacks left after i more front draws: stacks - (front + i) // 2 - tail_drawn // 2
+        limit = 2 * (stacks - STACKS_LEFT_AT_DRAW - tail_drawn // 2)
+        return max(0, limit - front)
     return max(0, undrawn - reserve(ruleset, hun_discarded))
 
 

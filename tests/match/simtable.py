@@ -87,6 +87,12 @@ class SimTable:
 
     @property
     def drawable(self) -> int:
+        if self.ruleset == "shandong":
+            # count the stacks as they stand: a stack with one tile left at either end is one
+            tail = len(self.wall) - self.back
+            def stacks_after(i: int) -> int:
+                return len(self.wall) // 2 - (self.front + i) // 2 - tail // 2
+            return sum(1 for i in range(self.undrawn) if stacks_after(i) > 6)
         reserve = RESERVE[self.ruleset] + (2 * self.hun_total if self.ruleset == "liaoyang" else 0)
         return max(0, self.undrawn - reserve)
 

@@ -324,3 +324,29 @@ def test_shanghai_louhu_spares_the_claimant() -> None:
     assert s.seats[1].louhu == set()
     s = run(s, ev.Drew(seat=2, tile="1s"), ev.Discarded(seat=2, tile="3m"), ev.Won(seats=(1,)))
     assert s.record.wins[0].seat == 1 and s.record.wins[0].from_seat == 2
+
+
+def test_shandong_counts_the_stacks_at_both_ends_of_the_wall() -> None:
+    """6 stacks stay, an odd tile counting as a stack. The deal takes 53 tiles from the front
+    (its last stack left with one tile) and each flower or kong replacement one from the tail:
+    after an odd number of replacements 12 tiles are 7 stacks (the front's odd tile, 5 whole
+    stacks, the tail's odd tile), so one more tile is drawn; play stops at 11 tiles, 6 stacks."""
+    deal = ["3m EEE SSS WWW NNN C", "2m4m 999m 111p 999s C f1", "33m 666m 777m 888m FF",
+            "12m 456p 789p 234s 55s"]
+    s = run(start("shandong", deal), ev.FlowerSetAside(seat=1, tile="f1"),
+            ev.Drew(seat=1, tile="1s"))
+    assert s.undrawn == 144 - 53 - 1 and s.drawable == s.undrawn - 11
+    s = s.apply(ev.Discarded(seat=0, tile="3m")).clone()
+    s.undrawn = 13  # 130 drawn from the front, 1 from the tail
+    s = run(s, ev.Drew(seat=1, tile="5p"), ev.Discarded(seat=1, tile="5p"))
+    assert s.undrawn == 12 and s.drawable == 1 and "12 tiles in the wall, 1 drawable" in s.status()
+    with pytest.raises(EventRefused, match="1 tile\\(s\\) are still drawable"):
+        s.apply(ev.DrawGame())
+    s = run(s, ev.Drew(seat=2, tile="5p"), ev.Discarded(seat=2, tile="5p"))
+    assert s.undrawn == 11 and s.drawable == 0
+    assert s.apply(ev.DrawGame()).record.outcome == "draw"
+    # with an even number of replacements the front's odd tile is the only one: 12 tiles stay
+    s = run(start("shandong", PRIORITY_DEAL), ev.Discarded(seat=0, tile="3m")).clone()
+    s.undrawn = 13
+    s = s.apply(ev.Drew(seat=1, tile="5p"))
+    assert s.drawable == 0
