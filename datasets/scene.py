@@ -420,6 +420,9 @@ def _manifest(kind: str, seed: int, index: int, camera: Camera, look: textures.T
     }
     if game is not None:
         out["game"] = game.to_json()
+    else:  # close-ups: the face-up tiles in the scene, labeled or not
+        out["tiles"] = [TILE_NAMES[b.kind] for b in bodies
+                        if 0 <= b.kind < NUM_TILES and b.n[2] > -0.5]
     for lab in labels:
         body = bodies[lab.body]
         name = ("die" if lab.cls == DIE_CLASS else "back" if lab.cls == TILE_BACK

@@ -214,3 +214,11 @@ def test_mix_kinds_are_fixed_by_seed() -> None:
     assert kind_of("table", 0, 5) == "table"
     with pytest.raises(ValueError, match="unknown scene kind"):
         synthesize("/nonexistent", 1, kind="street")
+
+
+def test_close_up_manifest_lists_its_tiles() -> None:
+    scene = make_scene("hand", 4, 3, (320, 240), flat=True)
+    tiles = Counter(scene.manifest["tiles"])
+    assert sum(tiles.values()) >= 3
+    seen = Counter(o["tile"] for o in scene.manifest["objects"] if o["tile"] not in ("back",))
+    assert all(seen[t] <= tiles[t] for t in seen)  # every labeled face is one of them
