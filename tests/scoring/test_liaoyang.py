@@ -348,3 +348,26 @@ def test_base_and_di_must_be_positive(option: str) -> None:
     rec["options"] = {option: 0}
     with pytest.raises(RecordError, match=f"options.{option}"):
         score(rec)
+
+
+@pytest.mark.parametrize(("stem", "stood_for"), [
+    ("42-two-hun-bamboo-pair-third-suit", ({"2s"}, {"8s"})),  # the only bamboo: a 2/8 pair
+    ("43-shoubayi-hun-pair-self-draw",
+     tuple({f"{r}{s}"} for r in (2, 8) for s in "mps")),  # a 2/8 pair of any suit
+    ("44-qidui-robs-kong-with-hun", ({"8m"},)),
+    ("49-hun-completes-dragon-pair-for-heng", ({"C"},)),
+])
+def test_reported_hun_substitutions(stem: str, stood_for: tuple[set[str], ...]) -> None:
+    assert set(score(_case(stem)).wins[0].details["hun_stood_for"]) in stood_for
+
+
+def test_hun_standing_for_a_jiqiang_kind_is_no_jiqiang() -> None:
+    """Case 48: the 混 (7s) completes 678p or 789p; read as 6p it is still no 鸡枪 (6m 6p)."""
+    rec = _case("48-siguiyi-natural-only")
+    s = score(rec)
+    assert s.wins[0].details["hun_stood_for"] in (["6p"], ["9p"])
+    assert "鸡枪" not in {i.name for i in s.wins[0].items}
+    rec["seats"][3]["concealed"] = "234m999p78p6p55s"  # a natural 6p instead: one 鸡枪
+    rec["seats"][2]["melds"] = [{"type": "chow", "tiles": "345s", "from": 1}]
+    items = {i.name: i.value for i in score(rec).wins[0].items}
+    assert items["鸡枪"] == 1 and items["素胡"] == 1
