@@ -17,6 +17,7 @@ Typical use::
     match.totals, match.dealer, match.counters, match.levels
     for h in match.hands: h.record, h.settlement
     store.amend(mid, seq=5, event=corrected, who="referee", why="misread 5p as 3p")
+    store.amend_many(mid, [(5, hand3), (6, hand4)], who="referee", why="hand 3 had another winner")
     store.export_json(mid), store.export_csv(mid)
     unsubscribe = store.subscribe(lambda match_id, row: ...)   # store.poll() on a timer
 
@@ -24,7 +25,7 @@ API:
 
 - :class:`MatchStore` — ``open(path=None, create=True, durable=True)``, ``new_match``,
   ``list_matches``, ``load`` (a :class:`Match`), ``events`` (raw log), ``append_event``,
-  ``add_hand``, ``amend``,
+  ``add_hand``, ``amend``, ``amend_many`` (corrections that only replay together),
   ``replay`` (from scratch, no cache), ``export_json``, ``export_csv``, ``subscribe``, ``poll``.
 - :class:`Match` — ``totals``, ``hands`` (:class:`HandResult`: ``record``, ``settlement``),
   ``dealer``, ``counters``, ``levels`` (Shandong), ``hand`` (the hand in play, a
