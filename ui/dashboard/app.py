@@ -41,6 +41,9 @@ def build_window(opts: RunOptions):
     from ui.dashboard.vision_worker import CameraWorker, default_source
 
     i18n.set_language(opts.lang)
+    app = QApplication.instance()
+    if app is not None:
+        i18n.install_qt_translations(app)
     store = MatchStore.open(opts.db)
     window = MainWindow(operator=opts.operator, store=store)
     panel = window.match_panel

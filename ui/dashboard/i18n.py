@@ -149,6 +149,25 @@ def set_language(lang: str) -> None:
     _lang = 0 if lang == "en" else 1
 
 
+_qt_translator: object = None
+
+
+def install_qt_translations(app: object) -> None:
+    """Qt's own words (OK, Cancel, Open, ...) in Chinese when the labels are Chinese."""
+    global _qt_translator
+    from PySide6.QtCore import QLibraryInfo, QTranslator
+
+    if _qt_translator is not None:
+        app.removeTranslator(_qt_translator)  # type: ignore[attr-defined]
+        _qt_translator = None
+    if _lang == 1:
+        translator = QTranslator(app)  # type: ignore[arg-type]
+        if translator.load("qtbase_zh_CN",
+                           QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+            app.installTranslator(translator)  # type: ignore[attr-defined]
+            _qt_translator = translator
+
+
 def language() -> str:
     return "en" if _lang == 0 else "zh"
 

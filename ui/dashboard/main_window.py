@@ -121,9 +121,10 @@ class MainWindow(QMainWindow):
         self.table_status = QLabel("")
         self.statusBar().addWidget(self.camera_status)
         self.statusBar().addWidget(self.table_status)
-        self.table_bridge.stateChanged.connect(
-            lambda s: self.table_status.setText(f"{tr('table')}: {word(s)}"),
-            Qt.ConnectionType.QueuedConnection)
+        self._table_state, self._table_fault = "", ""
+        self.table_bridge.stateChanged.connect(self.show_table_state,
+                                               Qt.ConnectionType.QueuedConnection)
+        self.table_bridge.event.connect(self.show_table_event, Qt.ConnectionType.QueuedConnection)
         self.table_bridge.failed.connect(
             lambda op, msg: self.statusBar().showMessage(f"{tr('table')} · {word(op)}: {msg}",
                                                          10000),
@@ -229,6 +230,23 @@ class MainWindow(QMainWindow):
                 who, TILE_NAMES[win.tile], word(win.by)), 15000)
             self.statusBar().setToolTip("\n".join(notes))
         self.mark_score_tab(True)
+
+    def show_table_event(self, kind: str, data: dict) -> None:
+        """A table fault is a status line (red), never a dialog that stops play."""
+        if kind == "fault":
+            self._table_fault = f"{data.get('fault')} ({data.get('severity')})"
+        elif kind == "fault_cleared":
+            self._table_fault = ""
+        self.show_table_state(self._table_state)
+
+    def show_table_state(self, state: str) -> None:
+        self._table_state = state
+        text = f"{tr('table')}: {word(state)}"
+        if self._table_fault:
+            text += f" · {tr('faults')}: {self._table_fault}"
+        self.table_status.setText(text)
+        self.table_status.setStyleSheet("color: #b3261e" if self._table_fault
+                                        or state == "error" else "")
 
     def mark_score_tab(self, on: bool) -> None:
         """A dot on the Score tab: a recognized hand waits there (the tab is not switched

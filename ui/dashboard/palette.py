@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QDialog,
@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scoring.tiles import TILE_NAMES
+from scoring.tiles import CHINESE_NAMES, TILE_NAMES
 from ui.dashboard.i18n import tr
 from ui.dashboard.tileart import tile_pixmap
 
@@ -37,13 +37,17 @@ class TilePalette(QDialog):
             box = QGroupBox(tr("suggestions"))
             row = QHBoxLayout(box)
             for tile, prob in suggestions:
-                row.addWidget(self._button(tile, f"{TILE_NAMES[tile]} {prob:.0%}", 44))
+                b = self._button(tile, f"{CHINESE_NAMES[tile]} ({TILE_NAMES[tile]}) {prob:.0%}",
+                                 44)
+                b.setText(f"{CHINESE_NAMES[tile]} {prob:.0%}")
+                b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
+                row.addWidget(b)
             row.addStretch(1)
             layout.addWidget(box)
         grid = QGridLayout()
         grid.setSpacing(2)
         for i, tile in enumerate(kinds):
-            button = self._button(tile, TILE_NAMES[tile], 36)
+            button = self._button(tile, f"{CHINESE_NAMES[tile]} ({TILE_NAMES[tile]})", 36)
             self.buttons[tile] = button
             row, col = divmod(i, 9) if tile < 27 else (3 + (tile - 27) // 9, (tile - 27) % 9)
             grid.addWidget(button, row, col)

@@ -8,11 +8,11 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QMenu, QVBoxLayout, QWidget
 
 from scoring.record import Meld, Seat
-from scoring.tiles import TILE_NAMES
+from scoring.tiles import CHINESE_NAMES, format_tiles
 from ui.dashboard.core import TileRef
 from ui.dashboard.i18n import tr, wind
 from ui.dashboard.tile_strip import StripTile, TileStrip
-from ui.dashboard.tileart import UNKNOWN
+from ui.dashboard.tileart import UNKNOWN, tile_path
 
 
 @dataclass
@@ -119,8 +119,14 @@ class SeatPanel(QFrame):
         self.melds.set_tiles(meld_strip(view.seat, s.melds, view.flagged) + flowers)
         self.melds.setVisible(bool(s.melds or s.flowers))
         if view.waits:
-            waits = "  ".join(f"{TILE_NAMES[t]}({left})" for t, left in view.waits)
-            self.footer.setText(f"{tr('waits')}: {waits}")
+            # each wait as its tile image with the copies left
+            waits = " ".join(
+                f"<img src='{tile_path(t)}' height='22' title='{CHINESE_NAMES[t]}'>"
+                f"<span style='color:{'#b3261e' if left == 0 else '#000'}'>×{left}</span>"
+                for t, left in view.waits)
+            self.footer.setText(f"<b>{tr('waits')}</b> {waits}")
+            self.footer.setToolTip("  ".join(f"{CHINESE_NAMES[t]} {tr('left')} {left}"
+                                             for t, left in view.waits))
         else:
             self.footer.setText("")
         self.footer.setVisible(bool(view.waits))
@@ -129,11 +135,11 @@ class SeatPanel(QFrame):
         menu = QMenu(self)
         menu.addAction(tr("add_meld"), lambda: self.menuRequested.emit(self.seat, "add_meld", -1))
         for i, meld in enumerate(self.view.seat_data.melds):
-            menu.addAction(f"{tr('remove_meld')} {''.join(TILE_NAMES[t] for t in meld.tiles)}",
+            menu.addAction(f"{tr('remove_meld')} {format_tiles(meld.tiles)}",
                            lambda i=i: self.menuRequested.emit(self.seat, "remove_meld", i))
         menu.addAction(tr("add_flower"),
                        lambda: self.menuRequested.emit(self.seat, "add_flower", -1))
         for i, f in enumerate(self.view.seat_data.flowers):
-            menu.addAction(f"{tr('remove_flower')} {TILE_NAMES[f]}",
+            menu.addAction(f"{tr('remove_flower')} {CHINESE_NAMES[f]}",
                            lambda i=i: self.menuRequested.emit(self.seat, "remove_flower", i))
         menu.exec(event.globalPos())  # type: ignore[attr-defined]

@@ -15,13 +15,18 @@ TILE_ASPECT = 0.75  # width / height of an upright tile
 UNKNOWN = -1  # a face-down or unread tile: drawn as a back
 
 
+def tile_path(tile: int) -> Path:
+    """The tile's image file (for rich text, e.g. the waits line)."""
+    return ASSETS / f"{'back' if tile == UNKNOWN else TILE_NAMES[tile]}.png"
+
+
 @lru_cache(maxsize=512)
 def tile_pixmap(tile: int, height: int, sideways: bool = False) -> QPixmap:
     """The tile scaled to ``height`` (upright) — sideways tiles are turned a quarter right."""
-    name = "back" if tile == UNKNOWN else TILE_NAMES[tile]
-    source = QPixmap(str(ASSETS / f"{name}.png"))
+    path = tile_path(tile)
+    source = QPixmap(str(path))
     if source.isNull():
-        raise FileNotFoundError(f"tile image {name}.png is missing from {ASSETS}")
+        raise FileNotFoundError(f"tile image {path.name} is missing from {ASSETS}")
     pix = source.scaledToHeight(height, Qt.TransformationMode.SmoothTransformation)
     if sideways:
         pix = pix.transformed(QTransform().rotate(90), Qt.TransformationMode.SmoothTransformation)

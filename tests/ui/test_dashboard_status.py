@@ -1,0 +1,111 @@
+"""What a player never wants: a dialog that stops play. A lost camera and a jammed table show
+as status; the match features (new, open, export) work from the Match tab."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt", reason="pytest-qt is part of the dev extra")
+
+from PySide6.QtWidgets import QApplication, QDialog, QListWidget
+
+from hardware import Fault
+from scoring.match import MatchStore
+from ui.dashboard import i18n
+from ui.dashboard.main_window import MainWindow
+from ui.dashboard.match_panel import MatchPanel, NewMatchDialog
+from ui.dashboard.vision_worker import CameraWorker
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "ui" / "samples" / "hand.json"
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path):
+    i18n.set_language("en")
+    store = MatchStore.open(tmp_path / "log.sqlite3")
+    w = MainWindow(operator="referee", store=store)
+    qtbot.addWidget(w)
+    w.match_panel.new_match("shandong", {}, ["Ann", "Bo", "Chen", "Dee"], 0)
+    w.show()
+    yield w
+    w.close()
+    store.close()
+
+
+def test_a_camera_that_cannot_open_is_a_status_not_a_dialog(window: MainWindow, qtbot,
+                                                            tmp_path: Path) -> None:
+    worker = CameraWorker(str(tmp_path / "no-such-video.mp4"), loop=False, parent=window,
+                          detector=object())
+    window.attach_camera(worker)
+    worker.start()
+    qtbot.waitUntil(lambda: window.camera_status.text() == i18n.tr("camera_failed"),
+                    timeout=10000)
+    assert "no-such-video" in window.camera_status.toolTip()
+    assert QApplication.activeModalWidget() is None
+
+
+def test_a_table_fault_is_a_status_not_a_dialog(window: MainWindow, qtbot) -> None:
+    bridge = window.table_bridge
+    with qtbot.waitSignal(bridge.stateChanged, timeout=15000,
+                          check_params_cb=lambda s: s == "idle"):
+        bridge.connect_to("simulator", speed=50)
+    bridge.simulator.inject_fault(Fault.JAM)
+    qtbot.waitUntil(lambda: "jam" in window.table_panel.faults.text().lower(), timeout=10000)
+    qtbot.waitUntil(lambda: "jam" in window.table_status.text().lower(), timeout=5000)
+    assert QApplication.activeModalWidget() is None
+    # a command the jammed table refuses is a line in the panel too
+    window.table_panel.buttons["shuffle"].click()
+    qtbot.waitUntil(lambda: "shuffle" in window.table_panel.faults.text().lower()
+                    or "jam" in window.table_panel.faults.text().lower(), timeout=10000)
+
+
+def test_new_match_dialog_shows_defaults_and_keeps_only_changes(qtbot) -> None:
+    i18n.set_language("en")
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.ruleset.setCurrentIndex(dialog.ruleset.findData("shanghai"))
+    labels = [dialog.options_form.itemAt(r, dialog.options_form.ItemRole.LabelRole).widget()
+              .text() for r in range(dialog.options_form.rowCount())]
+    assert any(t.startswith("base") and "[2]" in t for t in labels), labels
+    dialog.option_widgets["base"].setValue(5)
+    dialog.names[2].setText("Chen")
+    dialog.dealer.setCurrentIndex(3)  # seat 2
+    v = dialog.values()
+    assert v == {"ruleset": "shanghai", "options": {"base": 5},
+                 "players": ["Player 1", "Player 2", "Chen", "Player 4"], "first_dealer": 2}
+
+
+def test_export_and_reopen(window: MainWindow, qtbot, tmp_path: Path, monkeypatch) -> None:
+    window.session.load(json.loads(SAMPLE.read_text(encoding="utf-8")))
+    window.confirm_hand()
+    panel = window.match_panel
+    first = panel.match_id
+    panel.export(tmp_path / "m.json")
+    panel.export(tmp_path / "m.csv")
+    exported = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    assert exported["totals"] == [0, 8, 0, -8]
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "m.csv").read_text(encoding="utf-8"))))
+    assert rows[0]["pay_1"] == "8" and rows[0]["total_3"] == "-8"
+    # a second match, then the first reopened through the Open dialog
+    panel.new_match("shanghai", {}, list("ABCD"), 1)
+    assert panel.match_id != first and panel.table.rowCount() == 1  # just the totals row
+
+    def choose_first(dialog: QDialog) -> int:
+        listing = dialog.findChild(QListWidget)
+        row = next(i for i in range(listing.count()) if listing.item(i).text().startswith(
+            f"#{first} "))
+        listing.setCurrentRow(row)
+        return 1
+
+    monkeypatch.setattr(QDialog, "exec", choose_first)
+    panel.open_dialog()
+    assert panel.match_id == first and panel.table.item(0, 3).text() == "+8 → 8"
+    assert "荒庄 0" in panel.header.text()
+    assert window.seat_panels[1].header.text().count("+8") == 1
+    assert isinstance(panel, MatchPanel)
