@@ -120,8 +120,7 @@ def draw_faces(font_path: Path) -> dict[str, np.ndarray]:
     faces["P"] = img
     for i, ch in enumerate("梅蘭菊竹春夏秋冬"):
         img = canvas()
-        ink = INK["green"] if i < 4 else INK["blue"]
-        _text(img, ch, font_path, (0.12, 0.2, 0.88, 0.85), ink)
+        _text(img, ch, font_path, (0.12, 0.2, 0.88, 0.85), INK["green" if i < 4 else "blue"])
         _text(img, str(i % 4 + 1), font_path, (0.72, 0.03, 0.95, 0.18), INK["red"])
         faces[f"f{i + 1}"] = img
     return faces

@@ -110,18 +110,18 @@ def _meld(pool: _Pool, seat: int, beta: float) -> tuple[Meld, int | None] | None
         from_seat = (seat + 3) % 4  # chows only from the seat before
         return Meld("chow", tuple(tiles), from_seat), 0
     n = 3 if kind == "pung" else 4
-    t = pool.pick(range(NUM_KINDS), beta, need=n)
-    if t is None:
+    same = pool.pick(range(NUM_KINDS), beta, need=n)
+    if same is None:
         return None
     for _ in range(n):
-        pool.take(t, shown=kind != "concealed_kong")
+        pool.take(same, shown=kind != "concealed_kong")
     if kind == "concealed_kong":
-        pool.shown[t] += 2  # the two middle tiles are face up
-        return Meld(kind, (t,) * 4, None), None
+        pool.shown[same] += 2  # the two middle tiles are face up
+        return Meld(kind, (same,) * 4, None), None
     from_seat = (seat + rng.choice((1, 2, 3))) % 4
     # the claimed tile lies sideways on the side of the seat it came from
     side = {3: 0, 2: 1, 1: n - 1}[(from_seat - seat) % 4]
-    return Meld(kind, (t,) * n, from_seat), side
+    return Meld(kind, (same,) * n, from_seat), side
 
 
 def _complete_hand(pool: _Pool, sets: int, beta: float) -> list[Tile] | None:

@@ -98,7 +98,7 @@ def _warp_onto(canvas: np.ndarray, tex: np.ndarray, quad: np.ndarray, gain: np.n
     if x1 <= x0 or y1 <= y0:
         return
     th, tw = tex.shape[:2]
-    src = np.float32([[0, 0], [tw, 0], [tw, th], [0, th]])
+    src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
     m = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
     warped = cv2.warpPerspective(tex, m, (x1 - x0, y1 - y0),
                                  flags=cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR,
@@ -157,8 +157,8 @@ def render(bodies: list[Body], camera: Camera, surfaces: Surfaces, light: Light,
             if cosv <= 1e-3:
                 continue
             quad = pts[list(idx)]
-            gain = np.float32(1.0) if flat else (light.shade(normal) * light.color).astype(
-                np.float32)
+            gain = (np.ones(3, np.float32) if flat
+                    else (light.shade(normal) * light.color).astype(np.float32))
             if is_die:
                 tex = surfaces.dice[body.die_faces[name]]
                 _warp_onto(canvas, tex, quad, gain, 0.0, flat)
@@ -166,11 +166,10 @@ def render(bodies: list[Body], camera: Camera, surfaces: Surfaces, light: Light,
                 continue
             if axis == "n":
                 face = sign > 0
-                tex = (surfaces.tops.get(body.kind) if face and body.kind >= 0 else None)
-                if face and tex is None:
+                found = surfaces.tops.get(body.kind) if face else surfaces.back
+                if found is None:
                     raise ValueError(f"no texture for tile kind {body.kind}")
-                if not face:
-                    tex = surfaces.back
+                tex = found
                 if flat and cosv < MIN_FACING and surfaces.sliver is not None:
                     tex = surfaces.sliver
                 spec = 0.0 if flat else _specular(normal, fc, cam, light)
@@ -214,7 +213,7 @@ def _paint_occluder(canvas: np.ndarray, ids: np.ndarray, occ: Occluder, light: L
     # shadow: the silhouette pushed away from the light, blurred
     d = light.direction
     off = np.array([-d[0], d[1]]) * occ.scale * 0.25 / max(d[2], 0.3)
-    m = np.float32([[1, 0, off[0]], [0, 1, off[1]]])
+    m = np.array([[1, 0, off[0]], [0, 1, off[1]]], np.float32)
     shadow = cv2.warpAffine(mask, m, (x1 - x0, y1 - y0))
     shadow = cv2.GaussianBlur(shadow, (0, 0), occ.scale * 0.08 + 1)
     roi *= (1 - light.shadow * 0.8 * shadow)[..., None]

@@ -35,7 +35,10 @@ class Scene:
     @property
     def image(self) -> np.ndarray:
         """The picture, HxWx3 uint8 BGR (decoded on demand: writers need only the bytes)."""
-        return cv2.imdecode(np.frombuffer(self.encoded, np.uint8), cv2.IMREAD_COLOR)
+        img = cv2.imdecode(np.frombuffer(self.encoded, np.uint8), cv2.IMREAD_COLOR)
+        if img is None:
+            raise ValueError("scene image bytes do not decode")
+        return np.asarray(img)
 
 
 def scene_rngs(seed: int, index: int, kind: str) -> tuple[np.random.Generator, random.Random]:
@@ -132,6 +135,10 @@ def plane_background(camera: Camera, rng: np.random.Generator, extent: tuple[flo
     return img, name
 
 
+def _poly_f(pts: Any) -> np.ndarray:
+    return np.asarray(pts, np.float64)
+
+
 def _hand_occluders(camera: Camera, rng: np.random.Generator, n: int) -> list[Occluder]:
     """Hands reaching in from the image border: a palm and a few fingers, skin-coloured."""
     w, h = camera.size
@@ -152,8 +159,8 @@ def _hand_occluders(camera: Camera, rng: np.random.Generator, n: int) -> list[Oc
         base = edge + inward * reach
         polys = []
         rot = np.column_stack([across, inward])
-        palm = cv2.ellipse2Poly((0, 0), (int(scale * 0.5), int(reach / 2 + scale * 0.35)), 0,
-                                0, 360, 8).astype(float)
+        axes = (int(scale * 0.5), int(reach / 2 + scale * 0.35))
+        palm = _poly_f(cv2.ellipse2Poly((0, 0), axes, 0, 0, 360, 8))
         polys.append(palm @ rot.T + (edge + base) / 2)
         spread = rng.uniform(0.0, 0.25)
         for k in range(int(rng.integers(3, 5))):
@@ -164,8 +171,8 @@ def _hand_occluders(camera: Camera, rng: np.random.Generator, n: int) -> list[Oc
             p0 = base + across * off - inward * scale * 0.15
             p1 = p0 + fdir * length
             width = scale * rng.uniform(0.085, 0.11)
-            cap = cv2.ellipse2Poly((0, 0), (int(width), int(length / 2 + width)), 0, 0, 360,
-                                   12).astype(float)
+            axes = (int(width), int(length / 2 + width))
+            cap = _poly_f(cv2.ellipse2Poly((0, 0), axes, 0, 0, 360, 12))
             r2 = np.column_stack([np.array([-fdir[1], fdir[0]]), fdir])
             polys.append(cap @ r2.T + (p0 + p1) / 2)
         if rng.random() < 0.7:  # the thumb, to one side
@@ -175,8 +182,8 @@ def _hand_occluders(camera: Camera, rng: np.random.Generator, n: int) -> list[Oc
             tdir /= np.linalg.norm(tdir)
             length = scale * 0.55
             width = scale * 0.12
-            cap = cv2.ellipse2Poly((0, 0), (int(width), int(length / 2 + width)), 0, 0, 360,
-                                   12).astype(float)
+            axes = (int(width), int(length / 2 + width))
+            cap = _poly_f(cv2.ellipse2Poly((0, 0), axes, 0, 0, 360, 12))
             r2 = np.column_stack([np.array([-tdir[1], tdir[0]]), tdir])
             polys.append(cap @ r2.T + p0 + tdir * length / 2)
         out.append(Occluder(polys, skin.astype(np.float32), float(scale)))
@@ -210,15 +217,15 @@ def finish(img: np.ndarray, camera: Camera, rng: np.random.Generator, flat: bool
         k = np.zeros((n, n), np.float32)
         k[n // 2] = 1 / n
         rot = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), float(rng.uniform(0, 180)), 1)
-        k = cv2.warpAffine(k, rot, (n, n))
-        k /= max(k.sum(), 1e-6)
+        k = np.asarray(cv2.warpAffine(k, rot, (n, n)), np.float32)
+        k /= max(float(k.sum()), 1e-6)
         out = cv2.filter2D(out, -1, k)
     elif u < 0.6:  # focus blur
         out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.5, 1.6)))
     # sensor noise (grain at half resolution, as phone pipelines leave it) and JPEG
     sigma = float(rng.uniform(1.5, 7.0))
-    noise = rng.standard_normal((h // 2 + 1, w // 2 + 1), np.float32) * np.float32(sigma)
-    noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
+    small = rng.standard_normal((h // 2 + 1, w // 2 + 1), np.float32) * np.float32(sigma)
+    noise = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     out = cv2.add(out, cv2.merge([noise, noise, noise]), dtype=cv2.CV_8U)
     q = int(rng.integers(55, 96))
     ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])

@@ -13,7 +13,7 @@ from datasets.yolo import image_for_label, iter_label_files, read_labels, read_n
 
 def _color(cls: int) -> tuple[int, int, int]:
     hue = (cls * 37) % 180
-    hsv = np.uint8([[[hue, 220, 255]]])
+    hsv = np.array([[[hue, 220, 255]]], np.uint8)
     b, g, r = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0]
     return int(b), int(g), int(r)
 
