@@ -635,7 +635,9 @@ class HandState:
             raise EventRefused(f"seat {self.turn} took its last tile by a claim: no self-draw "
                                "win (win on the discard instead)")
         named = one_tile_or_unknown(ev.tile)
-        if seat.last_drawn is not None and self.started:
+        # before the dealer's first discard its last tile is a deal's one (any tile of the
+        # hand may be the 天和 tile) unless it came after a kong, which is play
+        if seat.last_drawn is not None and (self.started or seat.drawn_source == "kong"):
             if named is not None and named != seat.last_drawn:
                 raise EventRefused(f"seat {self.turn} drew {_name(seat.last_drawn)}, "
                                    f"not {ev.tile}")
@@ -664,7 +666,10 @@ class HandState:
         out: dict[str, Any] = {"seat": k, "tile": TILE_NAMES[tile], "by": by}
         if from_seat is not None:
             out["from"] = from_seat
-        if by == "self_draw" and seat.drawn_source in ("kong", "flower") and self.started:
+        # the deal's flower replacements are not 杠上开花; a kong is play even before the
+        # dealer's first discard (and a flower after it)
+        if by == "self_draw" and (seat.drawn_source == "kong"
+                                  or (seat.drawn_source == "flower" and self.started)):
             out["replacement"] = seat.drawn_source
             if seat.drawn_source == "kong" and seat.kong_fed_by is not None:
                 out["kong_fed_by"] = seat.kong_fed_by

@@ -350,3 +350,16 @@ def test_shandong_counts_the_stacks_at_both_ends_of_the_wall() -> None:
     s.undrawn = 13
     s = s.apply(ev.Drew(seat=1, tile="5p"))
     assert s.drawable == 0
+
+
+def test_dealer_kong_before_its_first_discard_then_wins_on_the_replacement() -> None:
+    """The deal's flower replacements are no 杠上开花, but a kong is play: the dealer's 暗杠 of
+    1m before its first discard, then 9s from the tail, wins 杠上开花 (and, by the record's
+    definition, in its first turn: 天和). 番 6 + 2 = 8, 花 2 (suit 暗杠): S = (5 + 2) × 8."""
+    deal = ["1111m 234p 567p 99s 55s", "EEE SSS WWW NNN C", "2m4m 999m 111p 888s CC",
+            "33m 666m 777m 888m FF"]
+    s = run(start("shandong", deal), ev.Konged(seat=0, kind="concealed", tile="1m"),
+            ev.Drew(seat=0, tile="9s"), ev.Won(seats=(0,)))
+    win = s.record.wins[0]
+    assert win.replacement == "kong" and win.first_turn and win.tile == 26  # 9s
+    assert s.settlement.payments == [168, -56, -56, -56]
