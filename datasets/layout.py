@@ -35,6 +35,7 @@ class Body:
     role: str  # hand | meld | flower | discard | wall | dice | loose
     die_faces: dict[str, int] = field(default_factory=dict)  # die: value on +n, -n, +u, ...
     chinese: bool = False
+    color: tuple[float, float, float] | None = None  # props: one plain colour
 
     def corners(self) -> np.ndarray:
         """(8, 3): index bits (iu, iv, in) -> center ± u/2 ± v/2 ± n/2."""
@@ -198,6 +199,21 @@ def wall_layout(game: GameState, size: TileSize, wall_b: float, rng: np.random.G
                                 -toward, size, s, "wall", face_up=False, level=level,
                                 yaw=rng.normal(0, 0.01) * messy))
     return bodies
+
+
+PROP = -2  # kind of an unlabeled object (a table rail, a tile rack)
+
+
+def rail(start: np.ndarray, end: np.ndarray, width: float, height: float,
+         color: tuple[float, float, float]) -> Body:
+    """A plain box standing on the table from ``start`` to ``end`` (a table's rim, a rack)."""
+    d = np.array([end[0] - start[0], end[1] - start[1], 0.0])
+    length = float(np.linalg.norm(d))
+    u = d / max(length, 1e-9)
+    n = Z.copy()
+    v = np.cross(n, u)
+    center = np.array([(start[0] + end[0]) / 2, (start[1] + end[1]) / 2, height / 2])
+    return Body(PROP, center, u, v, n, (length, width, height), None, "prop", color=color)
 
 
 _DIE_AXES = ((1, 6), (2, 5), (3, 4))

@@ -142,6 +142,9 @@ def render(bodies: list[Body], camera: Camera, surfaces: Surfaces, light: Light,
         if (depth[bi] <= 1.0).any():
             continue  # behind or at the camera: not in the picture
         pts = uv[bi]
+        if body.color is not None:  # a prop: plain shaded faces, never labeled
+            _prop(canvas, ids, body, corners[bi], pts, cam, light, aa)
+            continue
         is_die = body.kind == DIE_CLASS
         die_id = 0
         if is_die:
@@ -224,6 +227,19 @@ def _paint_occluder(canvas: np.ndarray, ids: np.ndarray, occ: Occluder, light: L
     a = cv2.GaussianBlur(mask, (0, 0), 0.8)[..., None]
     roi *= 1 - a
     roi += np.clip(rgb, 0, 1) * a
+
+
+def _prop(canvas: np.ndarray, ids: np.ndarray, body: Body, corners: np.ndarray,
+          pts: np.ndarray, cam: np.ndarray, light: Light, aa: bool) -> None:
+    base = np.array(body.color, np.float32)
+    for idx, axis, sign in FACES.values():
+        normal = sign * getattr(body, axis)
+        if float(normal @ (cam - corners[list(idx)].mean(0))) <= 0:
+            continue
+        quad = pts[list(idx)]
+        c = base * light.shade(normal) * light.color
+        _fill(canvas, quad, tuple(float(v) for v in c), aa)
+        _fill(ids, quad, 0, False)
 
 
 def _side(canvas: np.ndarray, ids: np.ndarray, quad: np.ndarray, idx: tuple[int, ...],

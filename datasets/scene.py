@@ -17,7 +17,16 @@ from datasets import art, textures
 from datasets.camera import Camera
 from datasets.classes import TILE_BACK
 from datasets.game import GameState, sample_game
-from datasets.layout import Body, TileSize, dice_pair, lying, seat_axes, standing, table_layout
+from datasets.layout import (
+    Body,
+    TileSize,
+    dice_pair,
+    lying,
+    rail,
+    seat_axes,
+    standing,
+    table_layout,
+)
 from datasets.render import Label, Light, Occluder, Surfaces, render
 from scoring.tiles import DIE_CLASS, FLOWERS, NUM_KINDS, NUM_TILES, TILE_NAMES
 
@@ -364,6 +373,16 @@ def _hand(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator
             for level in range(2):
                 bodies.append(lying(TILE_BACK, np.array([x, off]), up, tsize, None, "wall",
                                     face_up=False, level=level))
+    if rng.random() < 0.35:  # the table's raised rim or a tile rack beside the tiles
+        off = -(span / 2 + tsize.h * rng.uniform(1.0, 2.5))
+        ang = rng.normal(0, 0.1)
+        d = np.array([np.cos(ang), np.sin(ang)]) * 600
+        mid = np.array([0.0, off])
+        rgb = (np.array((0.9, 0.9, 0.88)) if rng.random() < 0.5 else
+               np.array(textures.TABLE_COLORS["wood_light"][0]) * rng.uniform(0.7, 1.1))
+        bodies.append(rail(mid - d, mid + d, float(rng.uniform(25, 60)),
+                           float(rng.uniform(12, 35)),
+                           (float(rgb[0]), float(rgb[1]), float(rgb[2]))))
     w, h = size
     focal = w / 2 / np.tan(np.radians(rng.uniform(30, 38)))
     fill = rng.uniform(0.75, 1.5) if mode != "scatter" else rng.uniform(0.6, 1.1)
