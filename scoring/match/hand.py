@@ -158,6 +158,8 @@ class HandState:
     window: Window | None = None
     any_claim: bool = False
     hun_total: int = 0
+    #: 一炮多响 / several robbers: (the tile, how many winners beyond the first show it)
+    shared_win: tuple[Tile, int] | None = None
     record: HandRecord | None = None
     settlement: Settlement | None = None
 
@@ -619,6 +621,8 @@ class HandState:
         for k in ev.seats:
             if by != "self_draw":
                 base.seats[k].add(tile)
+        if by != "self_draw" and len(ev.seats) > 1:
+            base.shared_win = (tile, len(ev.seats) - 1)  # one tile in every winner's hand
         base.need = "over"
         s.__dict__.update(base.__dict__)
         s._finish("win", wins, bao)
@@ -757,6 +761,9 @@ class HandState:
                     counts[m.tiles[2]] += 1
         if self.indicator is not None and not self.indicator_drawn:
             counts[self.indicator] += 1
+        if self.shared_win is not None:
+            tile, extra = self.shared_win
+            counts[tile] -= extra
         return counts
 
 

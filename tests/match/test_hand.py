@@ -363,3 +363,13 @@ def test_dealer_kong_before_its_first_discard_then_wins_on_the_replacement() -> 
     win = s.record.wins[0]
     assert win.replacement == "kong" and win.first_turn and win.tile == 26  # 9s
     assert s.settlement.payments == [168, -56, -56, -56]
+
+
+def test_several_winners_share_one_discarded_tile_in_the_count() -> None:
+    """一炮多响 on the fourth 2s: seat 1 holds one, seat 3 two, the dealer throws the last. Each
+    winner's hand shows the discard, but it is one tile (README: counts once)."""
+    deal = ["2s EEE SSS WWW NNN C", "123m 456m 789m 2s 555s", "33m 666m 777m 888m FF",
+            "123p 456p 789p 2s2s 8s8s"]
+    s = run(start("shandong", deal), ev.Discarded(seat=0, tile="2s"), ev.Won(seats=(1, 3)))
+    assert [w.seat for w in s.record.wins] == [1, 3] and s.record.wins[0].tile == 19
+    assert sum(s.settlement.payments) == 0 and s.settlement.payments[0] < 0
