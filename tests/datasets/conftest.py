@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,11 +11,18 @@ from datasets import art
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _art_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+def _art_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     import os
 
+    old = os.environ.get("MJTABLE_CACHE")
     os.environ["MJTABLE_CACHE"] = str(tmp_path_factory.mktemp("mjtable-cache"))
     art.load_style.cache_clear()
+    yield
+    art.load_style.cache_clear()
+    if old is None:
+        os.environ.pop("MJTABLE_CACHE", None)
+    else:
+        os.environ["MJTABLE_CACHE"] = old
 
 
 HAVE_ART = (art.ART_ROOT / "gleitz").is_dir()
