@@ -252,35 +252,39 @@ _ALL_SETS: tuple[tuple[str, tuple[Tile, ...]], ...] = (
 )
 
 
-def _standard(counts: list[int], jokers: int, need_pair: bool,
-              acc: list[Group]) -> Iterator[list[Group]]:
+def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[Group],
+              anchor: int = -1, min_kind: int = 0) -> Iterator[list[Group]]:
+    """Groups containing the lowest natural tile ``i`` first; several groups on the same ``i``
+    come in a fixed kind order (pung, pair, chows by start), so each reading is made once."""
     i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
     if i < 0:
         yield from _joker_only(jokers, need_pair, acc)
         return
+    if i != anchor:
+        min_kind = 0
     c = counts[i]
-    # pung of i
+    # kind 0: pung of i
     take = min(c, 3)
-    if 3 - take <= jokers:
+    if min_kind <= 0 and 3 - take <= jokers:
         counts[i] -= take
         acc.append(Group("pung", (i, i, i), (i,) * (3 - take)))
-        yield from _standard(counts, jokers - (3 - take), need_pair, acc)
+        yield from _standard(counts, jokers - (3 - take), need_pair, acc, i, 0)
         acc.pop()
         counts[i] += take
-    # pair of i
-    if need_pair:
+    # kind 1: pair of i
+    if need_pair and min_kind <= 1:
         take = min(c, 2)
         if 2 - take <= jokers:
             counts[i] -= take
             acc.append(Group("pair", (i, i), (i,) * (2 - take)))
-            yield from _standard(counts, jokers - (2 - take), False, acc)
+            yield from _standard(counts, jokers - (2 - take), False, acc, i, 1)
             acc.pop()
             counts[i] += take
-    # chows containing i; ranks below i are empty, so wildcards fill them
+    # kinds 2-4: chows containing i; ranks below i are empty, so wildcards fill them
     if i < 27:
         base = i - i % 9
-        for start in (i - 2, i - 1, i):
-            if start < base or start > base + 6:
+        for kind, start in enumerate((i - 2, i - 1, i), start=2):
+            if kind < min_kind or start < base or start > base + 6:
                 continue
             run = (start, start + 1, start + 2)
             wild = tuple(t for t in run if t < i or not counts[t])
@@ -290,7 +294,7 @@ def _standard(counts: list[int], jokers: int, need_pair: bool,
             for t in taken:
                 counts[t] -= 1
             acc.append(Group("chow", run, wild))
-            yield from _standard(counts, jokers - len(wild), need_pair, acc)
+            yield from _standard(counts, jokers - len(wild), need_pair, acc, i, kind)
             acc.pop()
             for t in taken:
                 counts[t] += 1
