@@ -293,6 +293,7 @@ class MatchStore:
     def add_hand(self, match_id: int, record: HandRecord | Mapping[str, Any] | str, *,
                  who: str = "", why: str = "") -> Match:
         """Append a finished hand typed in by the referee (or read from a file)."""
+        data: Any
         if isinstance(record, HandRecord):
             data = record.to_json()
         elif isinstance(record, str):
