@@ -7,3 +7,16 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
+
+
+import gc
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_the_gui_thread():
+    """Qt objects caught in reference cycles must die on the GUI thread: collect them here,
+    after each test, rather than whenever a driver or camera thread happens to trigger it."""
+    yield
+    gc.collect()

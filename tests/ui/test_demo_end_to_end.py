@@ -228,3 +228,21 @@ def test_mjtable_run_names_a_missing_match(tmp_path: Path, capsys) -> None:
     assert main(["run", "--camera", "none", "--port", "none", "--db", str(tmp_path / "l.db"),
                  "--match", "99", "--exit-after", "0.1"]) == 2
     assert "99" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not (ROOT / "models" / "detector.onnx").is_file(),
+                    reason="the shipped models (models/detector.onnx) are not in this checkout "
+                           "yet; the demo then plays the video without readings")
+def test_demo_with_the_shipped_models_reads_the_sample_video(qtbot, tmp_path: Path) -> None:
+    """A smoke test, not an accuracy test: the shipped models load and boxes reach the view."""
+    window = build_window(RunOptions(port="none", db=tmp_path / "log.sqlite3", hand=None,
+                                     realtime=False))
+    qtbot.addWidget(window)
+    try:
+        window.show()
+        qtbot.waitUntil(lambda: window.camera.frames_done >= 10, timeout=60000)
+        qtbot.waitUntil(lambda: len(window.view.overlays()) > 20, timeout=30000)
+        assert window.camera_status.text() != i18n.tr("camera_no_models")
+    finally:
+        window.close()
+        window.store.close()

@@ -3,6 +3,7 @@ match log in the user data folder), or a chosen camera, port and match."""
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from dataclasses import dataclass
@@ -81,6 +82,12 @@ def run(opts: RunOptions) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     window = build_window(opts)
     window.show()
+    # Qt objects caught in reference cycles must be destroyed on the GUI thread; automatic
+    # collection would run in whichever thread allocates (camera, table driver) and crash there
+    gc.disable()
+    collector = QTimer(window)
+    collector.timeout.connect(gc.collect)
+    collector.start(2000)
     if opts.screenshot is not None or opts.exit_after is not None:
         delay = int((opts.exit_after if opts.exit_after is not None else 2.0) * 1000)
 
@@ -92,4 +99,7 @@ def run(opts: RunOptions) -> int:
             app.quit()
 
         QTimer.singleShot(delay, finish)
-    return int(app.exec())
+    try:
+        return int(app.exec())
+    finally:
+        gc.enable()

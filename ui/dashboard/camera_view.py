@@ -45,6 +45,18 @@ def frame_to_qimage(frame: np.ndarray) -> QImage:
     return QImage(rgb.data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()
 
 
+def display_image(frame: np.ndarray, max_width: int = 960) -> QImage:
+    """The frame shrunk to at most ``max_width`` pixels wide, as a QImage: done on the camera
+    thread, so the GUI thread only turns it into a pixmap (a 1080p frame costs it ~100 ms)."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    if w > max_width:
+        frame = cv2.resize(frame, (max_width, round(h * max_width / w)),
+                           interpolation=cv2.INTER_AREA)
+    return frame_to_qimage(frame)
+
+
 class _BoxItem(QGraphicsRectItem):
     def __init__(self, overlay: Overlay) -> None:
         x1, y1, x2, y2 = overlay.box
@@ -87,15 +99,26 @@ class CameraView(QGraphicsView):
         self.status.setBrush(QBrush(QColor("#ffffff")))
         self.scene().addItem(self.status)
 
-    def show_frame(self, frame: np.ndarray, overlays: list[Overlay]) -> None:
+    def show_frame(self, frame: np.ndarray | QImage, overlays: list[Overlay],
+                   frame_size: tuple[int, int] | None = None) -> None:
+        """Show a frame (BGR array, or a QImage already shrunk from ``frame_size`` = the
+        original width and height) with boxes in original-frame pixels."""
         first = self._pixmap.pixmap().isNull()
-        self._pixmap.setPixmap(QPixmap.fromImage(frame_to_qimage(frame)))
-        self.scene().setSceneRect(QRectF(0, 0, frame.shape[1], frame.shape[0]))
-        for item in self._boxes:
-            self.scene().removeItem(item)
-        self._boxes = [_BoxItem(o) for o in overlays]
-        for item in self._boxes:
-            self.scene().addItem(item)
+        if isinstance(frame, np.ndarray):
+            image = frame_to_qimage(frame)
+            size = (frame.shape[1], frame.shape[0])
+        else:
+            image = frame
+            size = frame_size or (image.width(), image.height())
+        self._pixmap.setPixmap(QPixmap.fromImage(image))
+        self._pixmap.setScale(size[0] / max(image.width(), 1))
+        self.scene().setSceneRect(QRectF(0, 0, size[0], size[1]))
+        if overlays != self.overlays():  # a still table keeps its boxes (cheaper to paint)
+            for item in self._boxes:
+                self.scene().removeItem(item)
+            self._boxes = [_BoxItem(o) for o in overlays]
+            for item in self._boxes:
+                self.scene().addItem(item)
         if first or not self._user_zoom:
             self.fit()
 

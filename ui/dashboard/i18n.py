@@ -74,6 +74,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "player_n": ("Player {}", "玩家{}"),
     "hidden_tiles": ("{} tiles hidden", "{}张暗牌"),
     "not_shown": ("hand not recorded", "手牌未记录"),
+    "not_seen": ("no standing tiles seen", "未看到手牌"),
     "winner": ("wins 和", "和牌"),
     "rules": ("Rules", "规则说明"),
     "table_section": ("Table", "整局"),

@@ -153,7 +153,8 @@ class MainWindow(QMainWindow):
                 self.match_panel.match else 0
             if self.live is not None:
                 return SeatView(k, name, dealer, self.live[k], total,
-                                self.live_waits.get(k, []), hidden=self.live_hidden.get(k, 0))
+                                self.live_waits.get(k, []), hidden=self.live_hidden.get(k, 0),
+                                live=True)
             return SeatView(k, name, dealer, total=total)
         seat = record.seats[k]
         winners = {w.seat for w in record.wins}
@@ -170,8 +171,9 @@ class MainWindow(QMainWindow):
         flagged = {ref for ref in self.session.suggestions if ref.seat == k}
         return SeatView(k, name, record.dealer, seat, total, waits, flagged, k in winners)
 
-    def show_frame(self, frame: Any, overlays: list[Overlay]) -> None:
-        self.view.show_frame(frame, overlays)
+    def show_frame(self, frame: Any, overlays: list[Overlay],
+                   frame_size: tuple[int, int] | None = None) -> None:
+        self.view.show_frame(frame, overlays, frame_size)
         if self.camera is not None:
             self.camera.frame_shown()  # the worker may send the next picture
 

@@ -28,6 +28,7 @@ class SeatView:
     flagged: set[TileRef] = field(default_factory=set)
     winner: bool = False
     hidden: int = 0  # standing tiles the camera sees only from behind
+    live: bool = False  # what the camera shows now, not a hand record
 
 
 def sideways_index(meld: Meld, seat: int) -> int:
@@ -112,7 +113,7 @@ class SeatPanel(QFrame):
         standing += [StripTile(UNKNOWN) for _ in range(view.hidden)]
         self.concealed.set_tiles(standing)
         self.concealed.setVisible(bool(standing))
-        self.note.setText("" if standing else tr("not_shown"))
+        self.note.setText("" if standing else tr("not_seen" if view.live else "not_shown"))
         self.note.setVisible(not standing)
         flowers = [StripTile(t, gap_before=i == 0, key=TileRef(view.seat, "flowers", i))
                    for i, t in enumerate(s.flowers)]

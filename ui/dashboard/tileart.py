@@ -28,9 +28,28 @@ def tile_pixmap(tile: int, height: int, sideways: bool = False) -> QPixmap:
     if source.isNull():
         raise FileNotFoundError(f"tile image {path.name} is missing from {ASSETS}")
     pix = source.scaledToHeight(height, Qt.TransformationMode.SmoothTransformation)
+    if tile == UNKNOWN:
+        pix = _calm_back(pix)
     if sideways:
         pix = pix.transformed(QTransform().rotate(90), Qt.TransformationMode.SmoothTransformation)
     return pix
+
+
+def _calm_back(pix: QPixmap) -> QPixmap:
+    """The art's back is bright red, which on a dashboard reads as an error: tint it slate
+    (alpha kept) and outline it so a row of hidden tiles still counts tile by tile."""
+    out = QPixmap(pix)
+    p = QPainter(out)
+    p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceAtop)
+    p.fillRect(out.rect(), QColor(74, 107, 138, 235))
+    p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+    pen = p.pen()
+    pen.setColor(QColor(220, 228, 236))
+    pen.setWidth(1)
+    p.setPen(pen)
+    p.drawRoundedRect(out.rect().adjusted(0, 0, -1, -1), 3, 3)
+    p.end()
+    return out
 
 
 @lru_cache(maxsize=64)

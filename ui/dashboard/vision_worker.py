@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThread, Signal
 
 from scoring.record import Seat
-from ui.dashboard.camera_view import Overlay
+from ui.dashboard.camera_view import Overlay, display_image
 from ui.dashboard.core import TileRef
 
 LOW_CONFIDENCE = 0.5
@@ -108,7 +108,7 @@ class CameraWorker(QThread):
     (no detections) and the reason shows as status.
     """
 
-    frameReady = Signal(object, object)  # image (BGR ndarray), list[Overlay]
+    frameReady = Signal(object, object, object)  # QImage (shrunk), list[Overlay], (w, h)
     status = Signal(str, str)  # kind ("opened", "lost", "reconnected", "ended", ...), message
     reading = Signal(object, object)  # vision.pipeline.FrameResult, waits per seat
 
@@ -142,7 +142,7 @@ class CameraWorker(QThread):
     def _offer_frame(self, image: Any, overlays: list[Overlay]) -> None:
         if not self._in_flight:
             self._in_flight = True
-            self.frameReady.emit(image, overlays)
+            self.frameReady.emit(display_image(image), overlays, (image.shape[1], image.shape[0]))
 
     def run(self) -> None:
         from vision.capture import CaptureError
