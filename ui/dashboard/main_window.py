@@ -124,7 +124,8 @@ class MainWindow(QMainWindow):
         self._table_state, self._table_fault = "", ""
         self.table_bridge.stateChanged.connect(self.show_table_state,
                                                Qt.ConnectionType.QueuedConnection)
-        self.table_bridge.event.connect(self.show_table_event, Qt.ConnectionType.QueuedConnection)
+        self.table_bridge.tableEvent.connect(self.show_table_event,
+                                             Qt.ConnectionType.QueuedConnection)
         self.table_bridge.failed.connect(
             lambda op, msg: self.statusBar().showMessage(f"{tr('table')} · {word(op)}: {msg}",
                                                          10000),

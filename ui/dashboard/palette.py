@@ -35,22 +35,22 @@ class TilePalette(QDialog):
         layout = QVBoxLayout(self)
         if suggestions:
             box = QGroupBox(tr("suggestions"))
-            row = QHBoxLayout(box)
+            line = QHBoxLayout(box)
             for tile, prob in suggestions:
                 b = self._button(tile, f"{CHINESE_NAMES[tile]} ({TILE_NAMES[tile]}) {prob:.0%}",
                                  44)
                 b.setText(f"{CHINESE_NAMES[tile]} {prob:.0%}")
                 b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextUnderIcon)
-                row.addWidget(b)
-            row.addStretch(1)
+                line.addWidget(b)
+            line.addStretch(1)
             layout.addWidget(box)
         grid = QGridLayout()
         grid.setSpacing(2)
         for i, tile in enumerate(kinds):
             button = self._button(tile, f"{CHINESE_NAMES[tile]} ({TILE_NAMES[tile]})", 36)
             self.buttons[tile] = button
-            row, col = divmod(i, 9) if tile < 27 else (3 + (tile - 27) // 9, (tile - 27) % 9)
-            grid.addWidget(button, row, col)
+            r, c = divmod(i, 9) if tile < 27 else (3 + (tile - 27) // 9, (tile - 27) % 9)
+            grid.addWidget(button, r, c)
         layout.addLayout(grid)
         form = QFormLayout()
         self.who = QLineEdit(who or "operator")

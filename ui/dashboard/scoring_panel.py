@@ -109,7 +109,7 @@ class ScoringPanel(QWidget):
         wins = record.wins if record is not None else ()
         self.how.blockSignals(True)
         self.how.clear()
-        if wins:
+        if record is not None and wins:
             w = wins[0]
             self.how.addItem(word("self_draw"), "self_draw:-1")
             for k in range(4):
@@ -142,11 +142,12 @@ class ScoringPanel(QWidget):
         indent = self.tree.indentation()
         for i in range(self.tree.topLevelItemCount()):
             top = self.tree.topLevelItem(i)
+            assert top is not None
             widths[0] = max(widths[0], fm.horizontalAdvance(top.text(0)) + indent + 8)
             widths[1] = max(widths[1], fm.horizontalAdvance(top.text(1)) + 12)
             for j in range(top.childCount()):
                 child = top.child(j)
-                if child.isFirstColumnSpanned():
+                if child is None or child.isFirstColumnSpanned():
                     continue
                 widths[0] = max(widths[0], fm.horizontalAdvance(child.text(0)) + 2 * indent + 8)
                 widths[1] = max(widths[1], fm.horizontalAdvance(child.text(1)) + 12)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Signal
@@ -132,15 +133,18 @@ class SeatPanel(QFrame):
             self.footer.setText("")
         self.footer.setVisible(bool(view.waits))
 
+    def _emitter(self, action: str, index: int) -> Callable[[], None]:
+        return lambda: self.menuRequested.emit(self.seat, action, index)
+
     def contextMenuEvent(self, event: object) -> None:
         menu = QMenu(self)
         menu.addAction(tr("add_meld"), lambda: self.menuRequested.emit(self.seat, "add_meld", -1))
         for i, meld in enumerate(self.view.seat_data.melds):
             menu.addAction(f"{tr('remove_meld')} {format_tiles(meld.tiles)}",
-                           lambda i=i: self.menuRequested.emit(self.seat, "remove_meld", i))
+                           self._emitter("remove_meld", i))
         menu.addAction(tr("add_flower"),
                        lambda: self.menuRequested.emit(self.seat, "add_flower", -1))
         for i, f in enumerate(self.view.seat_data.flowers):
             menu.addAction(f"{tr('remove_flower')} {CHINESE_NAMES[f]}",
-                           lambda i=i: self.menuRequested.emit(self.seat, "remove_flower", i))
+                           self._emitter("remove_flower", i))
         menu.exec(event.globalPos())  # type: ignore[attr-defined]

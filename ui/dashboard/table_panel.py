@@ -34,7 +34,7 @@ class TableBridge(QObject):
     """Owns the driver (and a simulator when asked); re-emits its callbacks as Qt signals."""
 
     stateChanged = Signal(str)
-    event = Signal(str, dict)
+    tableEvent = Signal(str, dict)  # kind, data (not "event": that is QObject.event)
     audit = Signal(str)
     result = Signal(str, object)  # operation, its result
     failed = Signal(str, str)  # operation, one-line message
@@ -57,7 +57,7 @@ class TableBridge(QObject):
                 url = self.simulator.url
             driver = open_table(url)
             driver.on_state(lambda s: self.stateChanged.emit(str(s)))
-            driver.on_event(lambda e: self.event.emit(str(e.kind), dict(e.data)))
+            driver.on_event(lambda e: self.tableEvent.emit(str(e.kind), dict(e.data)))
             driver.audit.add_sink(lambda entry: self.audit.emit(audit_text(entry)))
             self.driver = driver
             self.stateChanged.emit(str(driver.state))
@@ -196,7 +196,7 @@ class TablePanel(QWidget):
         bridge.stateChanged.connect(self.show_state, queued)
         bridge.audit.connect(self.add_audit, queued)
         bridge.failed.connect(self.show_failure, queued)
-        bridge.event.connect(self.show_event, queued)
+        bridge.tableEvent.connect(self.show_event, queued)
         bridge.dice.connect(self.show_dice, queued)
         self.show_state("offline")
 

@@ -198,7 +198,7 @@ class CameraWorker(QThread):
                     self.status.emit(st.kind, st.message)
                 if not self._in_flight:
                     refs = tile_refs(result)
-                    overlays = [dataclasses.replace(o, key=refs.get(o.key))  # type: ignore[arg-type]
+                    overlays = [dataclasses.replace(o, key=refs.get(int(o.key)))  # type: ignore[call-overload]
                                 for o in overlays_from(result.detections)]
                     self._offer_frame(result.frame.image, overlays)
                 if result.events or n % 10 == 0:  # the seats change only with events
