@@ -109,3 +109,16 @@ def test_export_and_reopen(window: MainWindow, qtbot, tmp_path: Path, monkeypatc
     assert "荒庄 0" in panel.header.text()
     assert window.seat_panels[1].header.text().count("+8") == 1
     assert isinstance(panel, MatchPanel)
+
+
+def test_dice_tell_where_to_break_the_wall(window: MainWindow) -> None:
+    panel = window.match_panel
+    panel.add_roll(3, 4)
+    assert "3+4" in panel.wall.text() and "another" in panel.wall.text()  # Shandong rolls twice
+    panel.add_roll(2, 5)
+    # dealer Ann (seat 0): the first sum 7 counts walls from the dealer -> Chen's wall;
+    # both sums (7 + 7) count the stacks
+    assert "wall of Chen, after 14 stacks" in panel.wall.text(), panel.wall.text()
+    window.session.load(json.loads(SAMPLE.read_text(encoding="utf-8")))
+    window.confirm_hand()
+    assert panel.wall.text() == ""  # the next hand rolls again

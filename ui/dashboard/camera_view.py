@@ -95,6 +95,7 @@ class CameraView(QGraphicsView):
         self.scene().addItem(self._pixmap)
         self._boxes: list[_BoxItem] = []
         self._user_zoom = False
+        self.placeholder = ""
         self.status = QGraphicsSimpleTextItem("")
         self.status.setBrush(QBrush(QColor("#ffffff")))
         self.scene().addItem(self.status)
@@ -131,6 +132,21 @@ class CameraView(QGraphicsView):
     def fit(self) -> None:
         self._user_zoom = False
         self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        """Say so when there is no picture yet, instead of a silent black box."""
+        super().drawForeground(painter, rect)
+        if self._pixmap.pixmap().isNull() and self.placeholder:
+            painter.save()
+            painter.resetTransform()
+            painter.setPen(QColor("#bbbbbb"))
+            painter.drawText(self.viewport().rect(), Qt.AlignmentFlag.AlignCenter,
+                             self.placeholder)
+            painter.restore()
+
+    def set_placeholder(self, text: str) -> None:
+        self.placeholder = text
+        self.viewport().update()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         factor = 1.25 if event.angleDelta().y() > 0 else 0.8

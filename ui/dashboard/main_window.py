@@ -116,8 +116,13 @@ class MainWindow(QMainWindow):
         fit = QAction(tr("zoom_fit"), self)
         fit.triggered.connect(self.view.fit)
         toolbar.addAction(fit)
+        confirm = QAction(tr("confirm_hand"), self)
+        confirm.setShortcut("Ctrl+Return")
+        confirm.triggered.connect(self.confirm_hand)
+        self.addAction(confirm)  # the shortcut works from anywhere in the window
         self.toolbar = toolbar
         self.camera_status = QLabel(tr("camera_none"))
+        self.view.set_placeholder(tr("camera_none"))
         self.table_status = QLabel("")
         self.statusBar().addWidget(self.camera_status)
         self.statusBar().addWidget(self.table_status)
@@ -274,6 +279,7 @@ class MainWindow(QMainWindow):
                 "failed": tr("camera_failed"), "ended": tr("camera_replay"),
                 }.get(kind, f"{tr('camera')}: {message}")
         self.camera_status.setText(text)
+        self.view.set_placeholder(text)
         self.camera_status.setToolTip(message if kind != "opened" or not getattr(
             self, "_no_models", "") else self._no_models)
 

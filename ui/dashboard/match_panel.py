@@ -125,6 +125,7 @@ class MatchPanel(QWidget):
         self.match_id: int | None = None
         self.match: Any = None
         self.rolls: list[tuple[int, int]] = []
+        self._hands_seen = -1
         layout = QVBoxLayout(self)
         self.header = QLabel()
         self.header.setWordWrap(True)
@@ -230,6 +231,9 @@ class MatchPanel(QWidget):
             self.wall.setText("")
             return
         self.match = m = self.store.load(self.match_id)
+        if len(m.hands) != self._hands_seen:  # a new hand: its own dice
+            self._hands_seen = len(m.hands)
+            self.rolls = []
         counters = ", ".join(f"{word(k)} {v}" for k, v in m.counters.items()) or "—"
         levels = ""
         if m.levels:
@@ -276,7 +280,7 @@ class MatchPanel(QWidget):
         dice = " ".join(f"{a}+{b}" for a, b in self.rolls)
         try:
             rs = get_ruleset(self.match.ruleset)
-            wb = rs.wall_break(self.match.dealer, self.rolls, rs.resolve_options(
+            wb = rs.wall_break(self.match.dealer, self.rolls[-2:], rs.resolve_options(
                 self.match.options))
             where = tr("wall_of").format(self.match.players[wb.wall_seat], wb.stacks_skipped)
             if wb.explanation:
