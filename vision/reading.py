@@ -220,12 +220,25 @@ def calibrate(image: np.ndarray, corners: Sequence[Sequence[float]] | None = Non
     if corners is not None:
         return TableCalibration.from_corners(corners, bottom_seat)
     found = find_table_corners(image)
-    if found is not None:
+    if found is not None and (dets is None or _holds_tiles(found, dets)):
         return TableCalibration.from_corners(found.tolist(), bottom_seat)
     h, w = image.shape[:2]
     if dets is not None:
         return TableCalibration.from_tiles(dets, w, h, bottom_seat)
     return TableCalibration.whole_frame(w, h, bottom_seat)
+
+
+def _holds_tiles(corners: np.ndarray, dets: TileDetections, share: float = 0.98) -> bool:
+    """Found corners are trusted only if the table they outline holds the tiles: a region of
+    cloth cut short by a shadow would put the tiles beyond its edge."""
+    import cv2
+
+    centres = dets.center[dets.is_tile | dets.is_back]
+    if not len(centres):
+        return True
+    poly = corners.astype(np.float32).reshape(-1, 1, 2)
+    inside = [cv2.pointPolygonTest(poly, (float(x), float(y)), False) >= 0 for x, y in centres]
+    return float(np.mean(inside)) >= share
 
 
 def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: str,

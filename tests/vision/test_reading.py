@@ -160,3 +160,17 @@ def test_repair_search_respects_its_time_budget() -> None:
     fixed = repair(table, {0: winning_test(None)}, time_budget=0.05)
     assert time.perf_counter() - t0 < 0.5
     assert not fixed.legal and "seat 0 does not hold a finished hand" in fixed.problems
+
+
+def test_found_corners_that_cut_through_the_tiles_are_not_trusted() -> None:
+    import cv2
+
+    from vision.reading import calibrate
+
+    image = np.full((1080, 1080, 3), (60, 60, 60), np.uint8)
+    cv2.fillConvexPoly(image, np.array([[200, 900], [880, 900], [880, 300], [200, 300]],
+                                       np.int32), (40, 120, 40))
+    dets, _ = detections(SHOWDOWN, top_down())  # tiles spread over the whole picture
+    assert find_table_corners(image) is not None
+    assert calibrate(image).guessed is False  # without tiles to check, the corners stand
+    assert calibrate(image, dets=dets).guessed is True
