@@ -37,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--frozen-stem", action="store_true",
                    help="classifier: train only layers 7+ on cached features of the seeded "
                         "stem (minutes instead of hours on a CPU; needs --seed-onnx)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other ultralytics training argument, e.g. warmup_epochs=1")
     p.add_argument("--resume", action="store_true",
                    help="continue PROJECT/NAME from weights/last.pt")
     p.set_defaults(func=run)
@@ -75,7 +77,27 @@ def run(args: argparse.Namespace) -> int:
     spec = TrainSpec(kind=args.kind, data=args.data, epochs=args.epochs, imgsz=args.imgsz,
                      device=str(args.device), batch=args.batch, project=args.project, name=name,
                      workers=args.workers, seed_weights=seed, threads=args.threads,
-                     extra=(("freeze", args.freeze),) if args.freeze else ())
+                     extra=(*((("freeze", args.freeze),) if args.freeze else ()),
+                            *_settings(args.set)))
     folder = train(spec, resume=args.resume)
     print(f"run folder: {folder}")
     return 0
+
+
+def _settings(items: list[str]) -> tuple[tuple[str, object], ...]:
+    """``KEY=VALUE`` strings as typed pairs (numbers and booleans parsed, the rest strings)."""
+    import ast
+
+    from ui.cli import CommandError
+
+    out = []
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise CommandError(f"--set {item!r}: expected KEY=VALUE")
+        try:
+            value: object = ast.literal_eval(raw)
+        except (ValueError, SyntaxError):
+            value = {"true": True, "false": False}.get(raw.lower(), raw)
+        out.append((key, value))
+    return tuple(out)
