@@ -80,7 +80,11 @@ def centre_pixel_classifier(path: Path, names: list[str], size: int = 64,
         helper.make_node("Mul", ["d", "d"], ["d2"]),
         helper.make_node("Constant", [], ["sharp"],
                          value=numpy_helper.from_array(np.array(-4.0, np.float32), "n")),
-        helper.make_node("Mul", ["d2", "sharp"], ["logits"]),
+        helper.make_node("Mul", ["d2", "sharp"], ["logits0"]),
+        # as an ultralytics export with batch 1 does: a reshape that names the batch as 1
+        helper.make_node("Constant", [], ["lshape"], value=numpy_helper.from_array(
+            np.array([batch if isinstance(batch, int) else -1, nc], np.int64), "ls")),
+        helper.make_node("Reshape", ["logits0", "lshape"], ["logits"]),
         helper.make_node("Softmax", ["logits"], ["output0"], axis=1),
     ]
     graph = helper.make_graph(
