@@ -20,7 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", help="picture files")
     p.add_argument("--json", action="store_true", help="one JSON line per image")
     p.add_argument("--conf", type=float, default=0.25, metavar="C",
-                   help="minimum confidence 0..1 (default 0.25)")
+                   help="minimum confidence 0..1 that an object is there (default 0.25); with a "
+                        "crop classifier the reported confidence is that times the class "
+                        "probability")
     p.add_argument("--models", type=Path, help="folder holding detector.onnx "
                    "(and classifier.onnx); default: the shipped models")
     p.add_argument("--threads", type=int, default=None,
