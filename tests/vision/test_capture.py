@@ -157,7 +157,7 @@ def test_camera_that_vanishes_for_good_is_a_clear_error_and_never_blocks() -> No
 def test_live_source_keeps_only_the_newest_frames() -> None:
     cam = FlakyCamera(first=50, outage=None)
     with open_capture(cam, queue_size=2, reconnect_timeout=0) as cap:
-        time.sleep(0.5)
+        time.sleep(1.0)  # the reader has long read all 50 frames, keeping the newest two
         first = cap.read(timeout=1)
     assert first is not None and int(first.image[0, 0, 0]) > 40
 
