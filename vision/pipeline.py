@@ -37,6 +37,7 @@ from vision.repair import Repair, repair, winning_test
 from vision.stability import Stabilizer, VisionEvent, events_between, state_is_plausible
 
 THUMB = (96, 54)
+CAMERA_MOVED = 25.0  # mean grey-level change of a settled picture that means a new view
 SETTLE_WAIT = 1.0  # seconds of continuous motion after which the models run anyway
 REPAIR_BUDGET = 0.1  # seconds a live frame may spend looking for a legal reading
 FRESH_WALL = 60  # wall stacks in view that mean a new wall was built (a full one has 72)
@@ -102,6 +103,7 @@ class Pipeline:
         self._last_thumb: np.ndarray | None = None  # of the last frame analysed
         self._prev_thumb: np.ndarray | None = None  # of the previous frame
         self._moving_since: float | None = None
+        self._calib_thumb: np.ndarray | None = None
         self.settle = settle
         self._last_dets: TileDetections | None = None
         self._last_reading: tuple[TableReading, Repair] | None = None
@@ -189,8 +191,13 @@ class Pipeline:
             if moving:  # read anyway after a long motion: wait another SETTLE_WAIT from here
                 self._moving_since = frame.timestamp
         assert dets is not None
-        if self.calibration is None:
+        if self.calibration is None or (
+                not reused and self.corners is None and self._calib_thumb is not None
+                and float(np.abs(thumb - self._calib_thumb).mean()) > CAMERA_MOVED):
+            # without corners from the user, a camera that was moved (or a cut in a video)
+            # is calibrated again from what it now shows
             self.calibration = calibrate(image, self.corners, self.bottom_seat, dets)
+            self._calib_thumb = thumb
         timings["detect"] = time.perf_counter() - t0
         t1 = time.perf_counter()
         if reused and self._last_reading is not None:

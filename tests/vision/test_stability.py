@@ -227,3 +227,15 @@ def test_models_wait_for_a_moving_picture_to_settle() -> None:
     more = [pipe.process(f, index=10 + i, timestamp=1.0 + 0.1 * i)
             for i, f in enumerate(moving)]
     assert 1 <= sum(not r.reused for r in more) <= 3
+
+
+def test_a_moved_camera_is_calibrated_again_unless_corners_were_given() -> None:
+    a = detections(scene(), CAM)[0]
+    for corners, expect_new in ((None, True), (table_corners(CAM), False)):
+        pipe = Pipeline(detector=ScriptedDetector([a] * 3), corners=corners, settle=False)
+        pipe.process(np.full((1080, 1080, 3), 9, np.uint8))
+        first = pipe.calibration
+        pipe.process(np.full((1080, 1080, 3), 12, np.uint8))  # light flicker: same view
+        assert pipe.calibration is first
+        pipe.process(np.full((1080, 1080, 3), 200, np.uint8))  # another view altogether
+        assert (pipe.calibration is not first) == expect_new
