@@ -58,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps(event.with_time(), ensure_ascii=False), flush=True)
             if args.max_frames and frames >= args.max_frames:
                 break
+        else:
+            for status in pipe.statuses():  # the end of a file comes after its last frame
+                print(json.dumps({"type": "capture", "kind": status.kind,
+                                  "message": status.message}, ensure_ascii=False), flush=True)
     except CaptureError as exc:
         raise CommandError(str(exc)) from None
     finally:
