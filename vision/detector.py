@@ -29,6 +29,7 @@ from vision.labels import ClassMap, class_map, parse_names
 DEFAULT_THREADS = 2  # a 2-core laptop; ``MJTABLE_THREADS`` overrides (1 wins on a busy CPU)
 LETTERBOX_FILL = 114
 CLASSIFIER_BATCH = 32
+MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is dropped
 CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
 
 
@@ -320,10 +321,12 @@ class Detector:
         probs = probs / np.maximum(scores.sum(axis=1, keepdims=True), 1e-9)
         class_id = cmap[model_cls]
         coarse = class_id < 0
-        return TileDetections(
+        dets = TileDetections(
             xyxy=lb.to_image(xyxy.astype(np.float32)), confidence=best,
             class_id=np.where(coarse, 0, class_id), topk_ids=cmap[order], topk_probs=probs,
             face=faces[model_cls], data={"coarse": coarse})
+        size = dets.xyxy[:, 2:] - dets.xyxy[:, :2]
+        return dets[(size >= MIN_BOX).all(axis=1)]  # slivers left after clipping to the image
 
     def classify(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """Name every coarse tile (and die) from its full-resolution crop, in batches."""

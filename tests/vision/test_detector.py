@@ -200,3 +200,10 @@ def test_unchanged_tiles_keep_their_classification(tmp_path: Path) -> None:
     third = det.detect(changed)
     assert det.crops_classified == 6
     assert sorted(third.labels) == sorted(["1m", "5m", "N", "5p", "E"])
+
+
+def test_boxes_clipped_to_slivers_at_the_edge_are_dropped(tmp_path: Path) -> None:
+    rows = [(-30, 320, 40, 40, 0, 0.9), (320, 320, 40, 40, 0, 0.9)]  # one lies off the image
+    det = _two_stage(tmp_path, rows)
+    out = det.detect(np.zeros((640, 640, 3), np.uint8))
+    assert len(out) == 1 and out.xyxy[0, 0] == 300
