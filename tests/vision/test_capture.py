@@ -177,3 +177,60 @@ def test_truncated_video_ends_cleanly_with_what_it_had(tmp_path: Path) -> None:
     with open_capture(video) as cap:
         frames = _drain(cap)
     assert 5 <= len(frames) < 20
+
+
+class _MjpegServer:
+    """A real HTTP camera stream (multipart JPEG, as IP cameras serve): each connection gets
+    ``per_connection`` frames, then the server drops it."""
+
+    def __init__(self, per_connection: int = 10) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        jpeg = cv2.imencode(".jpg", np.full((48, 64, 3), 128, np.uint8))[1].tobytes()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+                self.end_headers()
+                try:
+                    for _ in range(per_connection):
+                        self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\n"
+                                         b"Content-Length: %d\r\n\r\n" % len(jpeg)
+                                         + jpeg + b"\r\n")
+                        time.sleep(0.01)
+                except OSError:
+                    pass
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/cam.mjpg"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_http_camera_stream_drops_out_reconnects_then_vanishes() -> None:
+    server = _MjpegServer(per_connection=10)
+    try:
+        with open_capture(server.url, queue_size=64, retry_interval=0.05,
+                          reconnect_timeout=1.0) as cap:
+            got = 0
+            deadline = time.monotonic() + 20
+            while got < 25 and time.monotonic() < deadline:  # more than one connection gives
+                got += cap.read(timeout=0.2) is not None
+            assert got >= 25
+            server.stop()
+            with pytest.raises(CaptureError, match="vanished and did not come back"):
+                while time.monotonic() < deadline + 10:
+                    cap.read(timeout=0.2)
+            kinds = [s.kind for s in cap.statuses()]
+    finally:
+        server.server.server_close()
+    assert kinds[0] == "opened" and "lost" in kinds and "reconnected" in kinds
+    assert kinds[-1] == "failed"
