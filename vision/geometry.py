@@ -347,10 +347,16 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     outers = [_outer_row(rows_of[k], d, layout.outer_gap) for k in range(4)]
     full = [float(np.median(d[o])) for o in outers if len(o) >= 3]
     for k in range(4):
-        # a seat without a hand in view: its outermost tiles are the wall or the pond,
-        # well inside where the other seats' hands lie
-        if full and len(outers[k]) and np.median(d[outers[k]]) < max(full) - 2.0:
-            outers[k] = outers[k][:0]
+        # a seat without a hand in view: its outermost tiles are the wall or the pond. A wall
+        # (backs) still lying inside the row says the row is the hand; more backs than a hand
+        # holds, or a row well inside where the other seats' hands lie, say it is not.
+        o = outers[k]
+        if not len(o):
+            continue
+        inner_backs = backs[np.setdiff1d(rows_of[k], o)].any()
+        too_far_in = bool(full) and np.median(d[o]) < max(full) - 2.0
+        if not inner_backs and (backs[o].sum() > 14 or too_far_in):
+            outers[k] = o[:0]
     for k in range(4):
         rows = rows_of[k]
         outer = outers[k]
