@@ -21,7 +21,7 @@ scene_mod = pytest.importorskip("datasets.scene", reason="the synthetic generato
 
 SCENES = 6
 FLOOR = 0.9
-AUTO_FLOOR = 0.85
+AUTO_FLOOR = 0.88
 
 
 def rig_calibration(scene) -> TableCalibration:  # type: ignore[no-untyped-def]
