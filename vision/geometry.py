@@ -353,9 +353,22 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         o = outers[k]
         if not len(o):
             continue
-        inner_backs = backs[np.setdiff1d(rows_of[k], o)].any()
-        too_far_in = bool(full) and np.median(d[o]) < max(full) - 2.0
-        if not inner_backs and (backs[o].sum() > 14 or too_far_in):
+        inner = np.setdiff1d(rows_of[k], o)
+        if backs[inner].any():
+            continue  # a wall lies inside the row: the row is the hand
+        if backs[o].sum() > 14:
+            outers[k] = o[:0]  # more backs than a hand holds: a wall
+            continue
+        row_d = float(np.median(d[o]))
+        pond = inner[face_up[inner]]
+        mine_fl = np.flatnonzero((role == "flower") & (seat == k))
+        if len(pond):  # the pond ends about 2.4 widths inside the wall, 5.4 inside the hand
+            is_hand = row_d - float(d[pond].max()) > 3.9
+        elif len(mine_fl):  # flowers lie in front of the hand, behind the wall
+            is_hand = float(np.median(d[mine_fl])) < row_d
+        else:
+            is_hand = not (full and row_d < max(full) - 2.0)
+        if not is_hand:
             outers[k] = o[:0]
     for k in range(4):
         rows = rows_of[k]
