@@ -36,8 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import cv2  # noqa: E402
 
+from vision.capture import load_image  # noqa: E402
 from vision.detector import Detector, default_models_dir, load_detector  # noqa: E402
 
 SAMPLES = ROOT / "vision" / "samples"
@@ -94,7 +94,7 @@ def sample_accuracy(detector: Detector) -> str:
     total = Score()
     for path in sorted(SAMPLES.glob("table_*.jpg")):
         manifest = json.loads(path.with_suffix(".json").read_text())
-        image = cv2.imread(str(path))
+        image = load_image(path)
         dets = detector.detect(image)
         table = read_table(dets, calibrate(image, bottom_seat=bottom_seat(manifest), dets=dets))
         repair(table, {})
@@ -111,7 +111,7 @@ def pip_accuracy(folder: Path) -> tuple[int, int] | None:
         return None
     right = total = 0
     for path in images:
-        image = cv2.imread(str(path))
+        image = load_image(path)
         h, w = image.shape[:2]
         for line in (folder / "labels" / f"{path.stem}.txt").read_text().splitlines():
             c, cx, cy, bw, bh = map(float, line.split())
@@ -130,7 +130,7 @@ def main() -> int:
     parser.add_argument("--dice", type=Path, default=ROOT.parent / "shared" / "datasets" /
                         "dice-real", help="labeled dice photos (class k = k+1 pips)")
     args = parser.parse_args()
-    images = [cv2.imread(str(p)) for p in sorted(SAMPLES.glob("table_*.jpg"))]
+    images = [load_image(p) for p in sorted(SAMPLES.glob("table_*.jpg"))]
     if not images:
         print("no sample photos in vision/samples (run python -m vision.samples.make_samples)")
         return 2
@@ -161,8 +161,9 @@ def main() -> int:
         if threads in ours and threads in theirs:
             print(f"ratio_vs_mahjong_detector[threads={threads}]: "
                   f"{theirs[threads] / ours[threads]:.2f}")
-    if have_ours or ref is not None:
-        reader = load_detector(models, threads=2) if have_ours else Detector(ref, threads=2)
+    reader = load_detector(models, threads=2) if have_ours else \
+        Detector(ref, threads=2) if ref is not None else None
+    if reader is not None:
         print(f"sample_read_accuracy: {sample_accuracy(reader)}  "
               f"({'ours' if have_ours else 'mahjong-detector model standing in'})")
     pips = pip_accuracy(args.dice)
