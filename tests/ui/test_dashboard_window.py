@@ -18,6 +18,7 @@ from ui.dashboard import i18n
 from ui.dashboard.core import TileRef
 from ui.dashboard.main_window import MainWindow
 from ui.dashboard.palette import TilePalette
+from ui.dashboard.seat_panel import SeatPanel
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "ui" / "samples" / "hand.json"
@@ -107,3 +108,30 @@ def test_language_switch_labels(window: MainWindow) -> None:
     finally:
         i18n.set_language("en")
     assert QPoint(0, 0).x() == 0
+
+
+def test_seat_menu_adds_and_removes_melds_and_flowers(window: MainWindow, monkeypatch) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    def choose(panel: SeatPanel, prefix: str) -> list[str]:
+        menu = panel.build_menu()
+        texts = [a.text() for a in menu.actions()]
+        next(a for a in menu.actions() if a.text().startswith(prefix)).trigger()
+        menu.deleteLater()
+        return texts
+
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("pung:SSS@0", True))
+    panel = window.seat_panels[3]
+    choose(panel, i18n.tr("add_meld"))
+    meld = window.session.record.seats[3].melds[-1]
+    assert meld.type == "pung" and meld.from_seat == 0
+    assert window.session.corrections[-1].what == "meld added: pung SSS from 0"
+    assert window.session.corrections[-1].who == "referee"
+    # the menu now offers to remove it; a flower goes the same way
+    texts = choose(panel, f"{i18n.tr('remove_meld')} SSS")
+    assert window.session.record.seats[3].melds == ()
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("竹", True))
+    choose(panel, i18n.tr("add_flower"))
+    assert window.session.record.seats[3].flowers[-1] == tile_from_name("f4")
+    assert len(window.session.corrections) == 3
+    assert f"{i18n.tr('remove_meld')} SSS" in texts

@@ -137,6 +137,10 @@ class SeatPanel(QFrame):
         return lambda: self.menuRequested.emit(self.seat, action, index)
 
     def contextMenuEvent(self, event: object) -> None:
+        self.build_menu().exec(event.globalPos())  # type: ignore[attr-defined]
+
+    def build_menu(self) -> QMenu:
+        """Add a meld or a flower; remove any of this seat's melds and flowers."""
         menu = QMenu(self)
         menu.addAction(tr("add_meld"), lambda: self.menuRequested.emit(self.seat, "add_meld", -1))
         for i, meld in enumerate(self.view.seat_data.melds):
@@ -147,4 +151,4 @@ class SeatPanel(QFrame):
         for i, f in enumerate(self.view.seat_data.flowers):
             menu.addAction(f"{tr('remove_flower')} {CHINESE_NAMES[f]}",
                            self._emitter("remove_flower", i))
-        menu.exec(event.globalPos())  # type: ignore[attr-defined]
+        return menu
