@@ -83,3 +83,20 @@ def test_read_a_table_in_play_gives_a_valid_draw_record(name: str, tmp_path: Pat
     for truth in manifest["game"]["seats"]:
         got = sorted(sorted(m.tiles) for m in record.seats[truth["seat"]].melds)
         assert got == sorted(sorted(parse_tiles(m["tiles"])) for m in truth["melds"])
+
+
+def test_read_with_a_saved_calibration(tmp_path: Path, capsys) -> None:
+    manifest = json.loads((SAMPLES / "table_2.json").read_text())
+    models = perfect_model(manifest, tmp_path / "models")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"corners": [[0, 0]]}')
+    argv = ["read", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--models",
+            str(models)]
+    assert main([*argv, "--calibration", str(bad)]) == 2
+    assert "bad.json: not a usable calibration" in capsys.readouterr().err
+    # the whole picture as the table, seat 0 at the bottom: a valid (if rough) calibration
+    good = tmp_path / "rig.json"
+    good.write_text(json.dumps({"corners": [[0, 1080], [1920, 1080], [1920, 0], [0, 0]],
+                                "bottom_seat": 0}))
+    assert main([*argv, "--calibration", str(good)]) == 0
+    assert json.loads(capsys.readouterr().out)["ruleset"] == "shanghai"

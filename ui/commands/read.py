@@ -20,6 +20,32 @@ def _corners(text: str) -> list[list[float]]:
     return [values[i:i + 2] for i in range(0, 8, 2)]
 
 
+def add_calibration_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--corners", type=_corners, help="the table's corners in pixels, x,y of the "
+                   "bottom-left, bottom-right, top-right and top-left as the picture shows "
+                   "them (default: found in the picture)")
+    p.add_argument("--bottom-seat", type=int, default=None, choices=range(4),
+                   help="the seat at the bottom edge of the picture (default 0)")
+    p.add_argument("--calibration", type=Path, metavar="FILE", help="a saved calibration "
+                   '(JSON {"corners": [[x, y] x4], "bottom_seat": k}); the options above win')
+
+
+def calibration_of(args: argparse.Namespace) -> tuple[list[list[float]] | None, int]:
+    """Corners and bottom seat from --calibration, --corners and --bottom-seat."""
+    corners, bottom = args.corners, args.bottom_seat
+    if args.calibration is not None:
+        from vision.geometry import TableCalibration
+
+        try:
+            data = json.loads(args.calibration.read_text(encoding="utf-8"))
+            saved = TableCalibration.from_json(data)
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"{args.calibration}: not a usable calibration ({exc})") from None
+        corners = corners if corners is not None else [list(c) for c in saved.corners]
+        bottom = bottom if bottom is not None else saved.bottom_seat
+    return corners, 0 if bottom is None else bottom
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "read", help="read a hand record from a photo of the table",
@@ -36,10 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--from", dest="from_seat", type=int, help="the discarder's seat")
     p.add_argument("--tile", help="the winning tile (default: the one standing apart, else "
                    "the rightmost)")
-    p.add_argument("--corners", type=_corners, help="table corners in pixels: x,y of seat 0's "
-                   "left, seat 0's right, then the far right and far left (default: found)")
-    p.add_argument("--bottom-seat", type=int, default=0, choices=range(4),
-                   help="the seat at the bottom edge of the picture (default 0)")
+    add_calibration_options(p)
     p.add_argument("--details", action="store_true", help="print the record with the changed "
                    "tiles, waits, dice and notes as one JSON object")
     p.add_argument("--models", type=Path, help="folder holding the models")
@@ -63,10 +86,11 @@ def run(args: argparse.Namespace) -> int:
         value = getattr(args, name)
         if value is not None and not 0 <= value <= 3:
             raise CommandError(f"--{name.replace('_seat', '')} must be a seat 0..3, got {value}")
+    corners, bottom_seat = calibration_of(args)
     image = load_image(args.image)
     detector = load_detector(args.models, conf=args.conf)
-    reading = read_image(image, detector, ruleset=args.ruleset, corners=args.corners,
-                         bottom_seat=args.bottom_seat,
+    reading = read_image(image, detector, ruleset=args.ruleset, corners=corners,
+                         bottom_seat=bottom_seat,
                          dealer=args.dealer, winner=args.winner, by=args.by,
                          from_seat=args.from_seat,
                          winning_tile=tile_from_name(args.tile) if args.tile else None)

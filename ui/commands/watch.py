@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from ui.commands.read import _corners
+from ui.commands.read import add_calibration_options, calibration_of
 from ui.errors import CommandError
 
 
@@ -24,9 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
     p.add_argument("--stable", type=int, default=5, metavar="N",
                    help="frames a state must hold before it is reported (default 5)")
-    p.add_argument("--corners", type=_corners, help="table corners in pixels (default: found)")
-    p.add_argument("--bottom-seat", type=int, default=0, choices=range(4),
-                   help="the seat at the bottom edge of the picture (default 0)")
+    add_calibration_options(p)
     p.add_argument("--realtime", action="store_true", help="play a video file at its own rate")
     p.add_argument("--max-frames", type=int, help="stop after this many frames")
     p.add_argument("--models", type=Path, help="folder holding the models")
@@ -40,9 +38,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.stable < 1:
         raise CommandError(f"--stable must be at least 1, got {args.stable}")
+    corners, bottom_seat = calibration_of(args)
     detector = load_detector(args.models)
     pipe = Pipeline(args.source, detector, ruleset=args.ruleset, dealer=args.dealer,
-                    corners=args.corners, bottom_seat=args.bottom_seat,
+                    corners=corners, bottom_seat=bottom_seat,
                     stable_frames=args.stable,
                     capture_options={"realtime": args.realtime})
     frames = reused = 0
