@@ -31,7 +31,13 @@ The API the dashboard uses::
 - :func:`read_image` (``vision.reading``): one photo to a validated hand record, with the tiles a
   repair changed, waits per seat and the dice.
 - :class:`TableCalibration` / :func:`find_table_corners` (``vision.geometry``): the table's
-  corners given (bottom-left, bottom-right, top-right, top-left of the picture) or found.
+  corners given (bottom-left, bottom-right, top-right, top-left of the picture) with the seat at
+  the bottom edge, or found, or estimated from the tiles; ``to_json`` / ``from_json`` save a
+  rig's calibration (``mjtable read|watch --calibration FILE``).
+- Events (``VisionEvent.to_json()``): ``dice``, ``wall_broken``, ``indicator``, ``flower``,
+  ``discard``, ``chow``, ``pung``, ``kong``, ``win`` in the match engine's own JSON form
+  (``scoring.match.events``), plus ``hand`` (a seat's stable state), ``discards_seen`` and
+  ``repaired`` (tiles the legal-reading repair changed).
 """
 
 from __future__ import annotations
