@@ -91,11 +91,11 @@ def test_detector_trains_exports_and_matches_torch(prepared: Path) -> None:
 def test_classifier_trains_and_exports(prepared: Path) -> None:
     project = prepared / "runs"
     assert main(["train", "classifier", "--data", str(prepared / "classifier"),
-                 "--epochs", "1", "--imgsz", "32", "--batch", "8", "--workers", "0",
+                 "--epochs", "1", "--imgsz", "64", "--batch", "8", "--workers", "0",
                  "--project", str(project), "--name", "cls"]) == 0
     onnx_path = prepared / "cls.onnx"
     assert main(["export", str(project / "cls"), "--out", str(onnx_path)]) == 0
     cls = OnnxClassifier(onnx_path)
     assert sorted(cls.names) == sorted(CLASSIFIER_NAMES)
-    probs = cls.probs(np.zeros((3, 32, 32, 3), np.uint8))
+    probs = cls.probs(np.zeros((3, 64, 64, 3), np.uint8))
     np.testing.assert_allclose(probs.sum(1), 1.0, atol=1e-4)

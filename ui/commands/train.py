@@ -32,6 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed-onnx", type=Path,
                    help="start from the weights of a YOLO11n detector ONNX "
                         "(e.g. mahjong-detector's); a classifier takes its backbone")
+    p.add_argument("--init", type=Path,
+                   help="start from this ultralytics checkpoint (.pt), e.g. an earlier run's "
+                        "weights/last.pt for a second phase")
     p.add_argument("--freeze", type=int, default=0,
                    help="keep the first N layers fixed (with --seed-onnx; saves CPU time)")
     p.add_argument("--frozen-stem", action="store_true",
@@ -68,7 +71,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from vision.training.ultra import TrainSpec, train
 
-    seed = None
+    seed = args.init
+    if args.init and args.seed_onnx:
+        raise CommandError("give --init or --seed-onnx, not both")
+    if args.init and not args.init.is_file():
+        raise CommandError(f"--init {args.init}: no such checkpoint")
     if args.seed_onnx and not args.resume:
         from vision.training.seed import seed_checkpoint
 
