@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mahjong.agari import Agari  # noqa: E402
+from mahjong.agari import Agari
 
-from scoring.engine import counts_of, is_winning_counts, waits  # noqa: E402
+from scoring.engine import counts_of, is_winning_counts, waits
 
 SETS = [(s + r, s + r + 1, s + r + 2) for s in (0, 9, 18) for r in range(7)] + [
     (t, t, t) for t in range(34)]

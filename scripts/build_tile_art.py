@@ -1,4 +1,4 @@
-"""Render the dashboard's tile images from the licensed art in ../shared/art (run once, commit PNGs).
+"""Render the dashboard tile images from the licensed art in ../shared/art (run once, commit PNGs).
 
 Faces: FluffyStuff riichi-mahjong-tiles (CC0) on its own `_front` body; flowers and seasons from
 xhokir/riichi-mahjong-tiles (CC BY 4.0, attribution in ui/assets/tiles/ATTRIBUTION.md).

@@ -66,7 +66,7 @@ def test_waits_with_an_indicator_uses_the_wildcard(capsys: pytest.CaptureFixture
     # 4m (111m 234m, N+E the pair), and another N
     rc, out, _ = run(["waits", "123m456p789s11mEN", "--indicator", "W", "--json"], capsys)
     result = json.loads(out)
-    assert result["wildcards"] == ["N"]
+    assert rc == 0 and result["wildcards"] == ["N"]
     assert result["waits"] == ["1m", "4m", "E", "N"]
 
 

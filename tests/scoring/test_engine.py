@@ -144,7 +144,7 @@ def test_wildcard_reports_what_it_stood_for() -> None:
 
 
 def test_only_wildcards_can_be_anything() -> None:
-    tiles = parse_tiles("123m456p789s") + [31, 31]
+    tiles = [*parse_tiles("123m456p789s"), 31, 31]
     decs = decompositions(tiles, frozenset({31}))
     wild_pairs = {d.pair.tiles[0] for d in decs if d.pair and len(d.pair.wild) == 2}
     assert wild_pairs == set(range(34))  # two wildcards as the pair may be any kind
@@ -152,7 +152,7 @@ def test_only_wildcards_can_be_anything() -> None:
 
 
 def test_wildcard_seven_pairs() -> None:
-    tiles = parse_tiles("1122m3344p5566s7z") + [31]
+    tiles = [*parse_tiles("1122m3344p5566s7z"), 31]
     assert is_complete(tiles, frozenset({31}))
     assert not is_complete(tiles, frozenset({31}), seven_pairs=False)
 
@@ -179,4 +179,4 @@ def test_waits_with_a_ruleset_predicate() -> None:
 
 def test_flowers_are_not_shapes() -> None:
     with pytest.raises(TileError, match="cannot be part of a winning shape"):
-        is_complete(parse_tiles("123m456p789s111z") + [34, 34])
+        is_complete([*parse_tiles("123m456p789s111z"), 34, 34])
