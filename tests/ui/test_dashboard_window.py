@@ -135,3 +135,20 @@ def test_seat_menu_adds_and_removes_melds_and_flowers(window: MainWindow, monkey
     assert window.session.record.seats[3].flowers[-1] == tile_from_name("f4")
     assert len(window.session.corrections) == 3
     assert f"{i18n.tr('remove_meld')} SSS" in texts
+
+
+def test_a_tile_strip_wraps_at_its_own_width(qtbot) -> None:
+    """Qt asks heightForWidth about widths the strip never gets; the tiles must still be laid
+    out for the width it has (a narrow seat panel once lost its second row that way)."""
+    from ui.dashboard.tile_strip import StripTile, TileStrip
+
+    strip = TileStrip(28)
+    qtbot.addWidget(strip)
+    strip.resize(186, 80)
+    strip.show()
+    strip.set_tiles([StripTile(t) for t in range(10)])
+    assert strip.heightForWidth(186) == 58  # two rows of 28 (+2)
+    strip.heightForWidth(1000)  # a question, not a layout
+    strip.grab()
+    assert all(r.right() < strip.width() for r in strip._rects)
+    assert {r.y() for r in strip._rects} == {0, 30}

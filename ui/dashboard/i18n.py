@@ -91,7 +91,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "no_match_open": ("No match is open: the hand is scored but not logged.",
                       "未打开比赛：本局已计分但未记录。"),
     "clear_hand": ("Clear", "清除"),
-    "hands": ("hands", "局"),
+    "hands": ("hands played", "已打局数"),
     "events": ("events", "条记录"),
     "exported": ("Exported to", "已导出到"),
     "draw": ("荒庄 draw", "荒庄"),

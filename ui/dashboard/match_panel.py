@@ -241,7 +241,7 @@ class MatchPanel(QWidget):
                 f"{m.players[k]} {lv}" for k, lv in enumerate(m.levels))
         problem = f"<br><span style='color:#b3261e'>{m.problem}</span>" if m.problem else ""
         self.header.setText(
-            f"<b>#{m.id} {word(m.ruleset)}</b> · {len(m.hands)} {tr('hands')}<br>"
+            f"<b>#{m.id} {word(m.ruleset)}</b> · {tr('hands')}: {len(m.hands)}<br>"
             f"{tr('dealer')}: <b>{m.players[m.dealer]}</b> · {tr('counters')}: {counters}"
             f"{levels}{problem}")
         hands = m.hands

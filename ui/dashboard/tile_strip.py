@@ -44,12 +44,14 @@ class TileStrip(QWidget):
 
     # ------------------------------------------------------------ geometry
 
-    def _layout(self, width: int) -> int:
+    def _geometry(self, width: int) -> tuple[list[QRect], int]:
+        """Where each tile goes at ``width``, and the height that needs (no side effects: Qt
+        asks heightForWidth for widths the strip never gets)."""
         h = self.tile_height
         w = round(h * TILE_ASPECT)
         gap = max(4, h // 5)
         x = y = 0
-        self._rects = []
+        rects: list[QRect] = []
         for t in self._tiles:
             tw, th = (h, w) if t.sideways else (w, h)
             if t.gap_before and x:
@@ -57,15 +59,19 @@ class TileStrip(QWidget):
             if x + tw > width and x:
                 x = 0
                 y += h + 2
-            self._rects.append(QRect(x, y + (h - th), tw, th))
+            rects.append(QRect(x, y + (h - th), tw, th))
             x += tw + 1
-        return y + h if self._tiles else h
+        return rects, (y + h if self._tiles else h)
+
+    def _layout(self, width: int) -> int:
+        self._rects, height = self._geometry(width)
+        return height
 
     def hasHeightForWidth(self) -> bool:
         return True
 
     def heightForWidth(self, width: int) -> int:
-        return self._layout(width)
+        return self._geometry(width)[1]
 
     def sizeHint(self) -> QSize:
         w = round(self.tile_height * TILE_ASPECT) + 1
@@ -80,8 +86,7 @@ class TileStrip(QWidget):
     # ------------------------------------------------------------ painting and clicks
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        if len(self._rects) != len(self._tiles):
-            self._layout(self.width())
+        self._layout(self.width())
         p = QPainter(self)
         for t, r in zip(self._tiles, self._rects, strict=True):
             upright_h = r.width() if t.sideways else r.height()
@@ -91,6 +96,7 @@ class TileStrip(QWidget):
         p.end()
 
     def index_at(self, pos: QPoint) -> int:
+        self._layout(self.width())
         return next((i for i, r in enumerate(self._rects) if r.contains(pos)), -1)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
