@@ -122,3 +122,31 @@ def test_dice_tell_where_to_break_the_wall(window: MainWindow) -> None:
     window.session.load(json.loads(SAMPLE.read_text(encoding="utf-8")))
     window.confirm_hand()
     assert panel.wall.text() == ""  # the next hand rolls again
+
+
+def test_camera_view_zooms_and_fits(qtbot) -> None:
+    import numpy as np
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+
+    from ui.dashboard.camera_view import CameraView, Overlay, display_image
+
+    view = CameraView()
+    qtbot.addWidget(view)
+    view.resize(480, 270)
+    view.show()
+    frame = np.zeros((1080, 1920, 3), np.uint8)
+    box = Overlay((100, 100, 160, 180), "5m", 0.4, 0, True)
+    view.show_frame(display_image(frame), [box], (1920, 1080))
+    assert view.sceneRect().width() == 1920  # boxes stay in frame pixels
+    fitted = view.transform().m11()
+    wheel = QWheelEvent(QPointF(240, 135), QPointF(240, 135), QPoint(0, 0), QPoint(0, 120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    view.wheelEvent(wheel)
+    assert view.transform().m11() > fitted * 1.2
+    view.show_frame(display_image(frame), [box], (1920, 1080))  # a new frame keeps the zoom
+    assert view.transform().m11() > fitted * 1.2
+    view.fit()
+    assert abs(view.transform().m11() - fitted) < 1e-6
+    assert view.overlays() == [box]
