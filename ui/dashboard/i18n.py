@@ -99,6 +99,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "wall_of": ("wall of {}, after {} stacks", "{}的牌墙，跳过{}墩"),
     "identify": ("Identify", "识别"),
     "show_polls": ("show status polls", "显示状态轮询"),
+    "rescan_ports": ("List the serial ports again", "重新扫描串口"),
     "how_won": ("Won by", "和牌方式"),
     "how_won_tip": ("The camera cannot see who discarded the winning tile: say it here.",
                     "摄像头看不到谁打出的和张，请在此指定。"),

@@ -152,8 +152,13 @@ class TablePanel(QWidget):
         self.port.setToolTip("serial port or URL: /dev/ttyUSB0, COM3, socket://host:port")
         self.connect_button = QPushButton(tr("connect"))
         self.disconnect_button = QPushButton(tr("disconnect"))
+        self.rescan = QPushButton("↻")
+        self.rescan.setToolTip(tr("rescan_ports"))
+        self.rescan.setFixedWidth(32)
+        self.rescan.clicked.connect(self.rescan_ports)
         row.addWidget(QLabel(tr("port")))
         row.addWidget(self.port, 1)
+        row.addWidget(self.rescan)
         row.addWidget(self.connect_button)
         row.addWidget(self.disconnect_button)
         layout.addLayout(row)
@@ -199,6 +204,13 @@ class TablePanel(QWidget):
         bridge.tableEvent.connect(self.show_event, queued)
         bridge.dice.connect(self.show_dice, queued)
         self.show_state("offline")
+
+    def rescan_ports(self) -> None:
+        """A table plugged in after start: list the ports again, keeping what was typed."""
+        typed = self.port.currentText()
+        self.port.clear()
+        self.port.addItems(list_ports())
+        self.port.setCurrentText(typed)
 
     def show_state(self, state: str) -> None:
         self.state.setText(word(state))
