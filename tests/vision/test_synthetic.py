@@ -18,6 +18,10 @@ from vision.manifest import Score, bottom_seat, compare, manifest_detections
 from vision.reading import calibrate
 
 scene_mod = pytest.importorskip("datasets.scene", reason="the synthetic generator is absent")
+art = pytest.importorskip("datasets.art", reason="the synthetic generator is absent")
+pytestmark = pytest.mark.skipif(not art.available_styles(),
+                                reason=f"no tile art at {art.ART_ROOT} (set MJTABLE_ART to "
+                                       "shared/art)")
 
 SCENES = 6
 FLOOR = 0.9
