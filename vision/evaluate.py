@@ -334,7 +334,9 @@ def format_report(report: ModelReport, per_class: bool = True, top_confusions: i
         lines.append(f"  {title:22s} mAP@0.5 {m50:.3f}  mAP@0.5:0.95 {m5095:.3f}  "
                      f"P {p:.3f}  R {r:.3f}  ({n} classes)")
     if ev.multiset_images:
-        lines.append(f"  exact tile multiset: {ev.exact_multiset}/{ev.multiset_images} images "
+        what = ("coarse multiset (tile/die counts)" if set(report.names) <= set(COARSE_NAMES)
+                else "exact tile multiset")
+        lines.append(f"  {what}: {ev.exact_multiset}/{ev.multiset_images} images "
                      f"({ev.exact_multiset / ev.multiset_images:.1%})")
     for key, (ok, n) in report.crop_accuracy.items():
         lines.append(f"  classifier on labeled {key} boxes: {ok}/{n} ({ok / n:.1%})")
