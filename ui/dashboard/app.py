@@ -100,6 +100,15 @@ def run(opts: RunOptions) -> int:
 
         QTimer.singleShot(delay, finish)
     try:
-        return int(app.exec())
+        code = int(app.exec())
     finally:
+        # tear down on the GUI thread while the application still exists: left to the
+        # interpreter's shutdown, collecting Qt wrappers crashes in shiboken
+        window.close()
+        collector.stop()
+        window.deleteLater()
+        app.processEvents()
+        del window
         gc.enable()
+        gc.collect()
+    return code
