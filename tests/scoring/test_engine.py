@@ -137,7 +137,7 @@ def test_wildcards_complete_iff_some_substitution_is(rng: random.Random, k: int)
 
 
 def test_wildcard_reports_what_it_stood_for() -> None:
-    tiles = parse_tiles("123m456p789s1z") + [31]  # 中 stands for the second E
+    tiles = [*parse_tiles("123m456p789s1z"), 31]  # 中 stands for the second E
     decs = decompositions(tiles, frozenset({31}))
     assert [d.substitutions for d in decs] == [(27,)]
     assert str(decs[0]) == "123m 456p 789s EE(*E)"

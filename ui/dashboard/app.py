@@ -108,7 +108,6 @@ def run(opts: RunOptions) -> int:
         collector.stop()
         window.deleteLater()
         app.processEvents()
-        del window
         gc.enable()
         gc.collect()
     return code
