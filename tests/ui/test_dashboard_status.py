@@ -15,7 +15,6 @@ pytest.importorskip("pytestqt", reason="pytest-qt is part of the dev extra")
 from PySide6.QtWidgets import QApplication, QDialog, QListWidget
 
 from hardware import Fault
-from scoring.match import MatchStore
 from ui.dashboard import i18n
 from ui.dashboard.main_window import MainWindow
 from ui.dashboard.match_panel import MatchPanel, NewMatchDialog
@@ -25,17 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "ui" / "samples" / "hand.json"
 
 
-@pytest.fixture
-def window(qtbot, tmp_path: Path):
-    i18n.set_language("en")
-    store = MatchStore.open(tmp_path / "log.sqlite3")
-    w = MainWindow(operator="referee", store=store)
-    qtbot.addWidget(w)
-    w.match_panel.new_match("shandong", {}, ["Ann", "Bo", "Chen", "Dee"], 0)
-    w.show()
-    yield w
-    w.close()
-    store.close()
 
 
 def test_a_camera_that_cannot_open_is_a_status_not_a_dialog(window: MainWindow, qtbot,

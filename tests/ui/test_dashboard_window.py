@@ -12,7 +12,6 @@ pytest.importorskip("pytestqt", reason="pytest-qt is part of the dev extra")
 
 from PySide6.QtCore import QPoint, Qt
 
-from scoring.match import MatchStore
 from scoring.tiles import tile_from_name
 from ui.dashboard import i18n
 from ui.dashboard.core import TileRef
@@ -25,17 +24,10 @@ SAMPLE = ROOT / "ui" / "samples" / "hand.json"
 
 
 @pytest.fixture
-def window(qtbot, tmp_path: Path):
-    i18n.set_language("en")
-    store = MatchStore.open(tmp_path / "log.sqlite3")
-    w = MainWindow(operator="referee", store=store)
-    qtbot.addWidget(w)
-    w.match_panel.new_match("shandong", {}, ["Ann", "Bo", "Chen", "Dee"], 0)
-    w.session.load(json.loads(SAMPLE.read_text(encoding="utf-8")))
-    w.show()
-    yield w
-    w.close()
-    store.close()
+def window(window: MainWindow) -> MainWindow:
+    """The window with the sample hand scored."""
+    window.session.load(json.loads(SAMPLE.read_text(encoding="utf-8")))
+    return window
 
 
 def test_settlement_is_shown_for_the_referee(window: MainWindow) -> None:
