@@ -14,7 +14,6 @@ import gc
 import pytest
 
 
-
 @pytest.fixture(autouse=True)
 def _collect_on_the_gui_thread():
     """Qt objects caught in reference cycles must die on the GUI thread: collect them here,
