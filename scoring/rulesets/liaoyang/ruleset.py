@@ -64,13 +64,9 @@ class LiaoyangRuleset(Ruleset):
             raise RecordError("a Liaoyang win needs the indicator tile, which fixes the 混 and "
                               "鸡枪", "context.indicator")
         w = record.wins[0]
-        winner = record.seats[w.seat]
         if w.replacement == "flower":
             raise RecordError("Liaoyang has no flowers, so no flower replacement",
                               "wins[0].replacement")
-        if w.replacement == "kong" and not any(m.is_kong for m in winner.melds):
-            raise RecordError("a win on a kong replacement (杠开) needs a kong among the "
-                              "winner's melds", "wins[0].replacement")
         if w.discarder_after_kong and w.by != "discard":
             raise RecordError("discarder_after_kong (反弹) goes with a win by discard",
                               "wins[0].discarder_after_kong")
@@ -79,11 +75,6 @@ class LiaoyangRuleset(Ruleset):
             raise RecordError(f"反弹 is a discard right after the discarder's own kong, but seat "
                               f"{w.from_seat} shows no kong among its melds",
                               "wins[0].discarder_after_kong")
-        if w.by == "rob_kong" and w.from_seat is not None and not any(
-                m.type == "pung" and m.kind == w.tile for m in record.seats[w.from_seat].melds):
-            raise RecordError(f"抢杠 robs a 补杠: seat {w.from_seat} must show the pung of "
-                              f"{TILE_NAMES[w.tile]} it was adding the fourth tile to",
-                              f"seats[{w.from_seat}].melds")
         if (w.by == "discard" and w.tile == hun and w.from_seat is not None
                 and record.seats[w.from_seat].hun_discarded == 0):
             raise RecordError(f"the winning tile {TILE_NAMES[w.tile]} is a 混, so its discarder "
