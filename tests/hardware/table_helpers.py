@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
-from hardware import TableDriver, TableEvent, TableState
+from hardware import TableDriver, TableError, TableEvent, TableState
 
 #: Driver timings to match a time-scaled simulator.
 #: Five missed heartbeats (not three) before "offline", so a busy CI box is not a lost cable.
@@ -27,3 +28,18 @@ def wait_for(cond: Callable[[], bool], timeout: float = 5.0) -> None:
     while not cond():
         assert time.monotonic() < deadline, "condition not reached in time"
         time.sleep(0.01)
+
+
+def shuffle_in_background(driver: TableDriver) -> tuple[threading.Thread, list[object]]:
+    """Start ``driver.shuffle()`` on a thread; the list receives its result or its TableError."""
+    outcome: list[object] = []
+
+    def shuffle() -> None:
+        try:
+            outcome.append(driver.shuffle())
+        except TableError as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=shuffle)
+    worker.start()
+    return worker, outcome

@@ -6,7 +6,7 @@ import threading
 import time
 
 import pytest
-from table_helpers import FAST, collect, wait_for
+from table_helpers import FAST, collect, shuffle_in_background, wait_for
 
 from hardware import (
     AuditLog,
@@ -167,15 +167,7 @@ def test_concurrent_callers_are_serialized(table: TableDriver) -> None:
 
 def test_stop_during_shuffle_is_reported_not_mistaken_for_done() -> None:
     with start_simulator(speed=20, seed=1) as sim, open_table(sim.url, **FAST) as table:
-        outcome: list[object] = []
-
-        def shuffle() -> None:
-            try:
-                outcome.append(table.shuffle())
-            except TableError as exc:
-                outcome.append(exc)
-        worker = threading.Thread(target=shuffle)
-        worker.start()
+        worker, outcome = shuffle_in_background(table)
         wait_for(lambda: table.state is TableState.SHUFFLING)
         table.stop()
         worker.join(timeout=5)

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
-from table_helpers import FAST, collect, wait_for
+from table_helpers import FAST, collect, shuffle_in_background, wait_for
 
 from hardware import (
     EventKind,
     FaultSpec,
-    TableError,
     TableOffline,
     TableState,
     open_table,
@@ -24,15 +22,7 @@ def test_unplug_mid_shuffle_goes_offline_then_reconnects(link: str) -> None:
     with start_simulator(link=link, speed=20, seed=5) as sim, \
             open_table(sim.url, **FAST) as table:
         events, states = collect(table)
-        outcome: list[BaseException | object] = []
-
-        def shuffle() -> None:
-            try:
-                outcome.append(table.shuffle())
-            except TableError as exc:
-                outcome.append(exc)
-        worker = threading.Thread(target=shuffle)
-        worker.start()
+        worker, outcome = shuffle_in_background(table)
         wait_for(lambda: table.state is TableState.SHUFFLING)
         sim.unplug(1.0)  # the 0.6 s shuffle finishes while the cable is out
         worker.join(timeout=5)
