@@ -228,6 +228,8 @@ class Detector:
         detector: path of the detection model (ultralytics detect export).
         classifier: path of the crop classifier; required when the detector's classes are
             coarse (``tile``), ignored otherwise.
+        dice: path of a die-face classifier (names ``die1``..``die6``); when given, die boxes
+            are read by it instead of by the crop classifier.
         conf: minimum detection score kept.
         iou: NMS overlap above which the weaker box is dropped (class-agnostic: one tile,
             one box).
@@ -240,7 +242,8 @@ class Detector:
     """
 
     def __init__(self, detector: str | os.PathLike[str],
-                 classifier: str | os.PathLike[str] | None = None, *, conf: float = 0.25,
+                 classifier: str | os.PathLike[str] | None = None, *,
+                 dice: str | os.PathLike[str] | None = None, conf: float = 0.25,
                  iou: float = 0.5, topk: int = 5, threads: int | None = None,
                  max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True) -> None:
         if not 0.0 <= conf <= 1.0:
@@ -256,6 +259,13 @@ class Detector:
                     f"{self.det.path} finds coarse classes {', '.join(self.det.names)} and needs "
                     f"the crop classifier, but there is none at {classifier}")
             self.cls = OnnxModel(classifier, threads, rebatch=True)
+        self.dice: OnnxModel | None = None
+        if dice is not None:
+            self.dice = OnnxModel(dice, threads, rebatch=True)
+            if self.dice.meta.get("task") != "classify" or \
+                    any(c != DIE_CLASS for c in self.dice.classes.class_id):
+                raise ValueError(f"{self.dice.path}: not a die-face classifier (names "
+                                 f"{', '.join(self.dice.names)})")
         self.conf, self.iou, self.topk, self.max_det = conf, iou, topk, max_det
         self.read_dice = read_dice
         self.reuse_crops = reuse_crops
@@ -269,9 +279,10 @@ class Detector:
     def describe(self) -> str:
         parts = [f"{self.det.path.name} ({len(self.det.names)} classes, "
                  f"{self.det.imgsz[1]}x{self.det.imgsz[0]})"]
-        if self.cls is not None:
-            parts.append(f"{self.cls.path.name} ({len(self.cls.names)} classes, "
-                         f"{self.cls.imgsz[1]}x{self.cls.imgsz[0]})")
+        for model in (self.cls, self.dice):
+            if model is not None:
+                parts.append(f"{model.path.name} ({len(model.names)} classes, "
+                             f"{model.imgsz[1]}x{model.imgsz[0]})")
         return " + ".join(parts)
 
     def detect(self, image: np.ndarray, conf: float | None = None) -> TileDetections:
@@ -284,6 +295,8 @@ class Detector:
         dets = self.decode(raw, lb, self.conf if conf is None else conf)
         if self.cls is not None:
             dets = self.classify(image, dets)
+        if self.dice is not None:
+            dets = self.read_dice_faces(image, dets)
         if self.read_dice and len(dets):
             from vision.dice import read_faces
 
@@ -334,7 +347,7 @@ class Detector:
 
         assert self.cls is not None
         coarse = dets.data.get("coarse", np.zeros(len(dets), bool))
-        todo = np.flatnonzero(coarse | dets.is_die)
+        todo = np.flatnonzero(coarse | (dets.is_die & (self.dice is None)))
         if not len(todo):
             return dets
         size = self.cls.imgsz[0]
@@ -384,26 +397,47 @@ class Detector:
                           topk_probs=topk_probs,
                           data={**dets.data, "coarse": np.zeros(len(dets), bool)})
 
-    def classify_crops(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """(B, nc) class probabilities of BGR crops of the classifier's size, batched."""
-        assert self.cls is not None
+    def read_dice_faces(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
+        """The top face of every die box, from the die-face classifier."""
+        from vision.training.crops import CROP_PAD, crop_box
+
+        assert self.dice is not None
+        todo = np.flatnonzero(dets.is_die)
+        if not len(todo):
+            return dets
+        size = self.dice.imgsz[0]
+        probs = self.classify_crops([crop_box(image, dets.xyxy[i], size=size, pad=CROP_PAD)
+                                     for i in todo], self.dice)
+        faces = np.array(self.dice.classes.face, np.int8)
+        best = probs.argmax(axis=1)
+        face, conf = dets.face.copy(), dets.confidence.copy()
+        face[todo] = faces[best]
+        conf[todo] = dets.confidence[todo] * probs[np.arange(len(todo)), best]
+        return dets.with_(face=face, confidence=conf)
+
+    def classify_crops(self, crops: Sequence[np.ndarray],
+                       model: OnnxModel | None = None) -> np.ndarray:
+        """(B, nc) class probabilities of BGR crops of the classifier's size, batched
+        (``model``: the crop classifier unless another is given)."""
+        model = model or self.cls
+        assert model is not None
         n = len(crops)
         if n == 0:
-            return np.zeros((0, len(self.cls.names)), np.float32)
-        batch = self.cls.fixed_batch or CLASSIFIER_BATCH
+            return np.zeros((0, len(model.names)), np.float32)
+        batch = model.fixed_batch or CLASSIFIER_BATCH
         tensor = to_tensor(crops)
         outs = []
         for start in range(0, n, batch):
             chunk = tensor[start:start + batch]
-            if self.cls.fixed_batch and len(chunk) < batch:
+            if model.fixed_batch and len(chunk) < batch:
                 chunk = np.concatenate([chunk, np.zeros((batch - len(chunk), *chunk.shape[1:]),
                                                         np.float32)])
-            out = np.asarray(self.cls.run(chunk), np.float32).reshape(len(chunk), -1)
+            out = np.asarray(model.run(chunk), np.float32).reshape(len(chunk), -1)
             outs.append(out[: min(batch, n - start)])
         probs = np.concatenate(outs)
-        if probs.shape[1] != len(self.cls.names):
-            raise ValueError(f"{self.cls.path}: output has {probs.shape[1]} classes, metadata "
-                             f"names {len(self.cls.names)}")
+        if probs.shape[1] != len(model.names):
+            raise ValueError(f"{model.path}: output has {probs.shape[1]} classes, metadata "
+                             f"names {len(model.names)}")
         sums = probs.sum(axis=1)
         if probs.min() < 0 or probs.max() > 1 or not np.allclose(sums, 1, atol=1e-2):
             e = np.exp(probs - probs.max(axis=1, keepdims=True))  # logits: make probabilities
@@ -413,12 +447,14 @@ class Detector:
 
 def load_detector(models_dir: str | os.PathLike[str] | None = None, **options: object) -> Detector:
     """The shipped models: ``models/detector.onnx`` and, for a two-stage design,
-    ``models/classifier.onnx``. ``options`` go to :class:`Detector`."""
+    ``models/classifier.onnx`` (and ``models/dice.onnx`` for die faces, if present).
+    ``options`` go to :class:`Detector`."""
     root = Path(models_dir) if models_dir is not None else default_models_dir()
     det = root / "detector.onnx"
     if not det.is_file():
         raise FileNotFoundError(f"no detector model at {det}; train and export one "
                                 "(mjtable train) or set MJTABLE_MODELS to a folder holding "
                                 "detector.onnx")
-    cls = root / "classifier.onnx"
-    return Detector(det, cls if cls.is_file() else None, **options)  # type: ignore[arg-type]
+    cls, dice = root / "classifier.onnx", root / "dice.onnx"
+    return Detector(det, cls if cls.is_file() else None,  # type: ignore[arg-type]
+                    dice=dice if dice.is_file() else None, **options)

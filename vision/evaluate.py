@@ -10,6 +10,8 @@ Model kinds (read from the ONNX metadata that ultralytics writes: ``task``, ``na
 - a pipeline ``DETECTOR+CLASSIFIER``: detector boxes, each cut from the full-resolution image
   (``vision.training.crops``) and named by the classifier; score = detector confidence x
   classifier probability. A ``die`` box takes the best die face, a tile box the best tile;
+- ``DETECTOR+CLASSIFIER+DICE``: the same, with ``die`` boxes named by a separate die-face
+  classifier (names ``die1``..``die6``);
 - the reference (names ``chun``, ``haku`` ...): its own preprocessing (grayscale, autocontrast,
   black letterbox) and its names mapped to ours.
 """
@@ -166,28 +168,39 @@ class OnnxClassifier:
 
 
 class TwoStage:
-    """Detector boxes named by the crop classifier; score = detection conf x class probability."""
+    """Detector boxes named by the crop classifier; score = detection conf x class probability.
 
-    def __init__(self, detector: OnnxDetector, classifier: OnnxClassifier) -> None:
-        self.detector, self.classifier = detector, classifier
-        self.names = list(classifier.names)
-        self._die = np.array([n in DIE_FACES for n in self.names])
-        self._tile = np.array([n in TILE_NAMES for n in self.names])
+    With ``dice``, die boxes go to that die-face classifier instead of the tile classifier.
+    """
+
+    def __init__(self, detector: OnnxDetector, classifier: OnnxClassifier,
+                 dice: OnnxClassifier | None = None) -> None:
+        self.detector, self.classifier, self.dice = detector, classifier, dice
+        if dice is not None and not set(dice.names) <= set(DIE_FACES):
+            raise ValueError(f"{dice.path}: names {', '.join(dice.names)} are not die faces")
+        self.names = list(dict.fromkeys([*classifier.names, *(dice.names if dice else ())]))
 
     def classify(self, image: np.ndarray, boxes: np.ndarray, kinds: Sequence[str]
                  ) -> tuple[list[str], np.ndarray]:
         """Names and probabilities of boxes whose detector class is ``kinds`` (die or tile)."""
-        if not len(boxes):
-            return [], np.zeros(0)
-        crops = np.stack([crop_box(image, b, self.classifier.size, CROP_PAD) for b in boxes])
-        probs = self.classifier.probs(crops)
-        names, best = [], np.zeros(len(boxes))
-        for i, kind in enumerate(kinds):
-            mask = self._die if kind == "die" else self._tile
-            p = np.where(mask, probs[i], -1.0)
-            k = int(p.argmax())
-            names.append(self.names[k])
-            best[i] = probs[i, k]
+        names, best = [""] * len(boxes), np.zeros(len(boxes))
+        is_die = np.array([k == "die" for k in kinds], bool)
+        for model, rows, allowed in ((self.dice, is_die, DIE_FACES),
+                                     (self.classifier, ~is_die if self.dice else None, None)):
+            if model is None:
+                continue
+            idx = np.flatnonzero(np.ones(len(boxes), bool) if rows is None else rows)
+            if not len(idx):
+                continue
+            crops = np.stack([crop_box(image, boxes[i], model.size, CROP_PAD) for i in idx])
+            probs = model.probs(crops)
+            die_mask = np.array([n in DIE_FACES for n in model.names])
+            tile_mask = np.array([n in TILE_NAMES for n in model.names])
+            for row, i in enumerate(idx):
+                mask = die_mask if (allowed or kinds[i] == "die") else tile_mask
+                p = np.where(mask, probs[row], -1.0)
+                k = int(p.argmax())
+                names[i], best[i] = model.names[k], probs[row, k]
         return names, best
 
     def __call__(self, image: np.ndarray, conf: float = 0.001, iou: float = 0.7) -> Detections:
@@ -201,11 +214,15 @@ class TwoStage:
 
 
 def load_model(spec: str, threads: int | None = None) -> OnnxDetector | TwoStage:
-    """``detector.onnx`` or ``detector.onnx+classifier.onnx``."""
-    if "+" in spec:
-        det, cls = spec.split("+", 1)
-        return TwoStage(OnnxDetector(Path(det), threads), OnnxClassifier(Path(cls), threads))
-    return OnnxDetector(Path(spec), threads)
+    """``detector.onnx``, ``detector.onnx+classifier.onnx`` or ``...+classifier.onnx+dice.onnx``."""
+    parts = spec.split("+")
+    if len(parts) > 3:
+        raise ValueError(f"{spec}: expected DETECTOR[+CLASSIFIER[+DICE]]")
+    if len(parts) == 1:
+        return OnnxDetector(Path(spec), threads)
+    dice = OnnxClassifier(Path(parts[2]), threads) if len(parts) == 3 else None
+    return TwoStage(OnnxDetector(Path(parts[0]), threads), OnnxClassifier(Path(parts[1]), threads),
+                    dice)
 
 
 @dataclass

@@ -97,3 +97,34 @@ def test_eval_command_prints_the_report(folder: Path, tmp_path: Path,
     assert "exact tile multiset: 1/2 images (50.0%)" in text
     assert main(["eval", str(tmp_path / "none.onnx"), "--data", str(folder),
                  "--no-reference"]) == 2
+
+
+def test_pipeline_with_a_dice_model_reads_dice_with_it(tmp_path: Path) -> None:
+    """``DET+CLS+DICE``: die boxes are named by the dice model, tile boxes by the classifier."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "vision"))
+    from onnx_graphs import centre_pixel_classifier, red_for_class
+
+    from vision.evaluate import TILE_NAMES, load_model
+
+    cls_names = [*TILE_NAMES, *(f"die{k}" for k in range(1, 7))]
+    dice_names = [f"die{k}" for k in range(1, 7)]
+    image = np.zeros((64, 128, 3), np.uint8)
+    image[16:48, 0:32, 2] = red_for_class(4, len(cls_names))  # 5m
+    image[16:48, 64:96, 2] = red_for_class(1, len(dice_names))  # die1 to cls, die2 to dice
+    # boxes in the 64x64 letterboxed input (scale 0.5, 16 px bars top and bottom)
+    det = constant_detector(tmp_path / "d.onnx", anchors(
+        (8, 32, 16, 16, 0, 0.9), (40, 32, 16, 16, 1, 0.9), nc=2), ["tile", "die"])
+    cls = centre_pixel_classifier(tmp_path / "c.onnx", cls_names)
+    dice = centre_pixel_classifier(tmp_path / "x.onnx", dice_names)
+    boxes = np.array([[0, 16, 32, 48], [64, 16, 96, 48]], float)
+    two = load_model(f"{det}+{cls}")
+    three = load_model(f"{det}+{cls}+{dice}")
+    assert two.classify(image, boxes, ["tile", "die"])[0] == ["5m", "die1"]
+    assert three.classify(image, boxes, ["tile", "die"])[0] == ["5m", "die2"]
+    assert three(image).names == ["5m", "die2"]
+    with pytest.raises(ValueError, match="not die faces"):
+        load_model(f"{det}+{cls}+{cls}")
+    with pytest.raises(ValueError, match="expected DETECTOR"):
+        load_model(f"{det}+{cls}+{dice}+{dice}")

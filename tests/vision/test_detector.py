@@ -207,3 +207,26 @@ def test_boxes_clipped_to_slivers_at_the_edge_are_dropped(tmp_path: Path) -> Non
     det = _two_stage(tmp_path, rows)
     out = det.detect(np.zeros((640, 640, 3), np.uint8))
     assert len(out) == 1 and out.xyxy[0, 0] == 300
+
+
+def test_die_face_classifier_reads_die_boxes(tmp_path: Path) -> None:
+    """With a die-face model, die boxes take its answer; tiles still go to the crop classifier."""
+    dice_names = [f"die{k}" for k in range(1, 7)]
+    rows = [(100, 100, 40, 56, 0, 0.8), (300, 400, 40, 40, 1, 0.9)]
+    image = np.zeros((640, 640, 3), np.uint8)
+    image[72:128, 80:120, 2] = red_for_class(4, len(CLS_NAMES))  # the tile: 5m
+    # the die's centre reads as die1 to the crop classifier, as die2 to the dice model
+    image[380:420, 280:320, 2] = red_for_class(1, len(dice_names))
+    d = fixed_detector(tmp_path / "d.onnx", ["tile", "die", "tile_back"], rows)
+    c = centre_pixel_classifier(tmp_path / "c.onnx", CLS_NAMES)
+    both = Detector(d, c, read_dice=False)
+    three = Detector(d, c, dice=centre_pixel_classifier(tmp_path / "x.onnx", dice_names),
+                     read_dice=False)
+    for det, face in ((both, 1), (three, 2)):
+        out = det.detect(image)
+        by_x = out[np.argsort(out.center[:, 0])]
+        assert by_x.labels == ["5m", "die"]
+        assert by_x.face.tolist() == [0, face]
+    assert "x.onnx (6 classes" in three.describe()
+    with pytest.raises(ValueError, match="not a die-face classifier"):
+        Detector(d, c, dice=c)

@@ -20,6 +20,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="prepare: output folder")
     p.add_argument("--val-share", type=float, default=0.2,
                    help="prepare: share of source photos held back (default 0.2)")
+    p.add_argument("--tile-crops", type=int, default=1,
+                   help="prepare: classifier crops per training tile, each jittered (default 1)")
+    p.add_argument("--dice-crops", type=int, default=1,
+                   help="prepare: classifier crops per training die, jittered and turned "
+                        "(default 1; 8 gives every rotation and mirror)")
     p.add_argument("--epochs", type=int, default=50)
     p.add_argument("--imgsz", type=int, default=320)
     p.add_argument("--batch", type=int, default=16)
@@ -55,7 +60,11 @@ def run(args: argparse.Namespace) -> int:
 
         if not args.out:
             raise CommandError("prepare needs --out")
-        counts = prepare(args.data, args.dice, args.out, val_share=args.val_share)
+        try:
+            counts = prepare(args.data, args.dice, args.out, val_share=args.val_share,
+                             tile_crops=args.tile_crops, dice_crops=args.dice_crops)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
         print(" ".join(f"{k}={v}" for k, v in counts.items()))
         return 0
     name = args.name or args.kind

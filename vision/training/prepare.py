@@ -107,9 +107,24 @@ def _yaml_names(names: tuple[str, ...]) -> str:
     return "names:\n" + "".join(f"  {i}: '{n}'\n" for i, n in enumerate(names))
 
 
+def dihedral(crop: np.ndarray, k: int) -> np.ndarray:
+    """The ``k``-th (0..7) of the eight square symmetries: ``k % 4`` quarter turns, then a
+    mirror when ``k >= 4``. A die's face reads the same in all eight; a tile's does not."""
+    out = np.rot90(crop, k % 4)
+    return np.ascontiguousarray(out[:, ::-1] if k >= 4 else out)
+
+
 def prepare(tiles: Path, dice: Path | None, out: Path, val_share: float = 0.2, seed: int = 0,
-            crop_size: int = CROP_SIZE) -> dict[str, int]:
-    """Build the split, detector, classifier and validation folders; returns counts by kind."""
+            crop_size: int = CROP_SIZE, tile_crops: int = 1,
+            dice_crops: int = 1) -> dict[str, int]:
+    """Build the split, detector, classifier and validation folders; returns counts by kind.
+
+    Each training box gives ``tile_crops`` (tiles) or ``dice_crops`` (dice) crops, each with
+    its own jitter; the k-th die crop is also turned by :func:`dihedral` ``k % 8``, since a
+    few hundred dice photos hold too few poses. Validation keeps one plain crop per box.
+    """
+    if tile_crops < 1 or dice_crops < 1:
+        raise ValueError(f"crops per box must be at least 1, got {tile_crops} and {dice_crops}")
     samples = list_samples(tiles, "tiles") + (list_samples(dice, "dice") if dice else [])
     folds: dict[str, str] = {}
     for source in ("tiles", "dice"):
@@ -152,19 +167,23 @@ def prepare(tiles: Path, dice: Path | None, out: Path, val_share: float = 0.2, s
             if image is None:
                 raise ValueError(f"{s.image}: not a readable image")
             h, w = image.shape[:2]
+            copies = 1 if fold == "val" else dice_crops if s.source == "dice" else tile_crops
             for k, (n, r) in enumerate(zip(names, rows, strict=True)):
-                box = np.array([(r[1] - r[3] / 2) * w, (r[2] - r[4] / 2) * h,
-                                (r[1] + r[3] / 2) * w, (r[2] + r[4] / 2) * h])
-                if fold == "train":
-                    box = jitter_box(box, rng)
-                try:
-                    crop = crop_box(image, box, crop_size)
-                except ValueError:
-                    continue  # a sliver at the border: nothing to classify
-                dst = out / "classifier" / fold / n / f"{stem}_{k}.png"
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(dst), crop)
-                counts[f"{fold}_crops"] += 1
+                label_box = np.array([(r[1] - r[3] / 2) * w, (r[2] - r[4] / 2) * h,
+                                      (r[1] + r[3] / 2) * w, (r[2] + r[4] / 2) * h])
+                for c in range(copies):
+                    box = jitter_box(label_box, rng) if fold == "train" else label_box
+                    try:
+                        crop = crop_box(image, box, crop_size)
+                    except ValueError:
+                        break  # a sliver at the border: nothing to classify
+                    if s.source == "dice" and c:
+                        crop = dihedral(crop, c % 8)
+                    suffix = f"_{c}" if c else ""
+                    dst = out / "classifier" / fold / n / f"{stem}_{k}{suffix}.png"
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    cv2.imwrite(str(dst), crop)
+                    counts[f"{fold}_crops"] += 1
     for fold in ("train", "val"):  # ultralytics wants every class folder in both folds
         for n in CLASSIFIER_NAMES:
             (out / "classifier" / fold / n).mkdir(parents=True, exist_ok=True)
