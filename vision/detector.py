@@ -398,16 +398,18 @@ class Detector:
                           data={**dets.data, "coarse": np.zeros(len(dets), bool)})
 
     def read_dice_faces(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
-        """The top face of every die box, from the die-face classifier."""
-        from vision.training.crops import CROP_PAD, crop_box
+        """The top face of every die box, from the die-face classifier, averaged over the
+        crop's eight turns and mirrors (a few dice a frame: 8x a handful of crops)."""
+        from vision.training.crops import CROP_PAD, crop_box, symmetric_probs
 
-        assert self.dice is not None
+        dice = self.dice
+        assert dice is not None
         todo = np.flatnonzero(dets.is_die)
         if not len(todo):
             return dets
-        size = self.dice.imgsz[0]
-        probs = self.classify_crops([crop_box(image, dets.xyxy[i], size=size, pad=CROP_PAD)
-                                     for i in todo], self.dice)
+        size = dice.imgsz[0]
+        crops = [crop_box(image, dets.xyxy[i], size=size, pad=CROP_PAD) for i in todo]
+        probs = symmetric_probs(crops, lambda c: self.classify_crops(c, dice))
         faces = np.array(self.dice.classes.face, np.int8)
         best = probs.argmax(axis=1)
         face, conf = dets.face.copy(), dets.confidence.copy()

@@ -11,7 +11,8 @@ Model kinds (read from the ONNX metadata that ultralytics writes: ``task``, ``na
   (``vision.training.crops``) and named by the classifier; score = detector confidence x
   classifier probability. A ``die`` box takes the best die face, a tile box the best tile;
 - ``DETECTOR+CLASSIFIER+DICE``: the same, with ``die`` boxes named by a separate die-face
-  classifier (names ``die1``..``die6``);
+  classifier (names ``die1``..``die6``), its probabilities averaged over the crop's eight
+  turns and mirrors (a die's face reads the same in each);
 - the reference (names ``chun``, ``haku`` ...): its own preprocessing (grayscale, autocontrast,
   black letterbox) and its names mapped to ours.
 """
@@ -29,7 +30,7 @@ import numpy as np
 
 from scoring.tiles import CLASS_NAMES, NUM_TILES
 from vision.metrics import Detections, Evaluation
-from vision.training.crops import CROP_PAD, crop_box
+from vision.training.crops import CROP_PAD, crop_box, symmetric_probs
 
 TILE_NAMES: tuple[str, ...] = tuple(CLASS_NAMES[:NUM_TILES])
 DIE_FACES: tuple[str, ...] = tuple(f"die{k}" for k in range(1, 7))
@@ -192,8 +193,9 @@ class TwoStage:
             idx = np.flatnonzero(np.ones(len(boxes), bool) if rows is None else rows)
             if not len(idx):
                 continue
-            crops = np.stack([crop_box(image, boxes[i], model.size, CROP_PAD) for i in idx])
-            probs = model.probs(crops)
+            crops = [crop_box(image, boxes[i], model.size, CROP_PAD) for i in idx]
+            probs = (symmetric_probs(crops, lambda c, m=model: m.probs(np.stack(c)))
+                     if allowed else model.probs(np.stack(crops)))
             die_mask = np.array([n in DIE_FACES for n in model.names])
             tile_mask = np.array([n in TILE_NAMES for n in model.names])
             for row, i in enumerate(idx):

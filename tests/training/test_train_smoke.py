@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -17,32 +16,11 @@ pytestmark = pytest.mark.train
 torch = pytest.importorskip("torch", reason="needs the train extra (pip install 'mjtable[train]')")
 pytest.importorskip("ultralytics", reason="needs the train extra (pip install 'mjtable[train]')")
 
+from fakes import fake_dataset  # noqa: E402
+
 from ui.cli import main  # noqa: E402
 from vision.evaluate import OnnxClassifier, OnnxDetector  # noqa: E402
 from vision.training.prepare import CLASSIFIER_NAMES  # noqa: E402
-
-
-def fake_dataset(root: Path, n: int, classes: int, dice: bool) -> Path:
-    """A tiles-real/dice-real shaped folder: coloured rectangles on grey, YOLO labels."""
-    rng = np.random.default_rng(1)
-    (root / "images").mkdir(parents=True)
-    (root / "labels").mkdir()
-    groups = ["file,source_root"]
-    for i in range(n):
-        img = np.full((96, 96, 3), 90, np.uint8)
-        rows = []
-        for k in range(3):
-            cls = int(rng.integers(classes))
-            x, y = 8 + 28 * k, int(rng.integers(10, 50))
-            cv2.rectangle(img, (x, y), (x + 20, y + 28), (40 * cls % 255, 200, 255 - 30 * k), -1)
-            cx, cy = (x + 10) / 96, (y + 14) / 96
-            rows.append(f"{cls} {cx:.4f} {cy:.4f} {20 / 96:.4f} {28 / 96:.4f}")
-        cv2.imwrite(str(root / "images" / f"img{i}.jpg"), img)
-        (root / "labels" / f"img{i}.txt").write_text("\n".join(rows) + "\n")
-        groups.append(f"img{i}.jpg,photo{i // 2}")
-    if not dice:
-        (root / "groups.csv").write_text("\n".join(groups) + "\n")
-    return root
 
 
 @pytest.fixture(scope="module")
@@ -54,18 +32,6 @@ def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert main(["train", "prepare", "--data", str(tiles), "--dice", str(dice),
                  "--out", str(out)]) == 0
     return out
-
-
-def test_prepare_keeps_copies_of_a_photo_in_one_fold(prepared: Path) -> None:
-    import csv
-
-    with (prepared / "split.csv").open() as fh:
-        rows = list(csv.DictReader(fh))
-    folds: dict[str, set[str]] = {}
-    for row in rows:
-        folds.setdefault(row["group"], set()).add(row["fold"])
-    assert all(len(f) == 1 for f in folds.values())
-    assert {r["fold"] for r in rows} == {"train", "val"}
 
 
 def test_detector_trains_exports_and_matches_torch(prepared: Path) -> None:

@@ -3,9 +3,13 @@
 Training crops and runtime crops must be cut the same way, so both use :func:`crop_box`: the box
 grown by ``pad`` of its size on each side, clipped to the image, resized to ``size`` x ``size``
 without keeping the aspect ratio (tiles lie at any angle, so a square input loses nothing).
+A die's top face reads the same turned or mirrored, so its crops are also seen in all eight
+square symmetries (:func:`dihedral`): for training variety, and averaged at inference.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -39,3 +43,19 @@ def jitter_box(box_xyxy: np.ndarray, rng: np.random.Generator, shift: float = 0.
     bw *= 1 + rng.uniform(-scale, scale)
     bh *= 1 + rng.uniform(-scale, scale)
     return np.array([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2])
+
+
+def dihedral(crop: np.ndarray, k: int) -> np.ndarray:
+    """The ``k``-th (0..7) of the eight square symmetries: ``k % 4`` quarter turns, then a
+    mirror when ``k >= 4``."""
+    out = np.rot90(crop, k % 4)
+    return np.ascontiguousarray(out[:, ::-1] if k >= 4 else out)
+
+
+def symmetric_probs(crops: list[np.ndarray],
+                    probs: Callable[[list[np.ndarray]], np.ndarray]) -> np.ndarray:
+    """Class probabilities of ``crops`` averaged over their eight symmetries, in one batch."""
+    if not crops:
+        return probs([])
+    out = probs([dihedral(c, k) for k in range(8) for c in crops])
+    return out.reshape(8, len(crops), -1).mean(axis=0)

@@ -26,7 +26,7 @@ import numpy as np
 
 from datasets.classes import COARSE
 from scoring.tiles import CLASS_NAMES, NUM_TILES
-from vision.training.crops import CROP_SIZE, crop_box, jitter_box
+from vision.training.crops import CROP_SIZE, crop_box, dihedral, jitter_box
 
 TILE_NAMES: tuple[str, ...] = tuple(CLASS_NAMES[:NUM_TILES])
 DIE_NAMES: tuple[str, ...] = tuple(f"die{k}" for k in range(1, 7))
@@ -105,13 +105,6 @@ def _link(src: Path, dst: Path) -> None:
 
 def _yaml_names(names: tuple[str, ...]) -> str:
     return "names:\n" + "".join(f"  {i}: '{n}'\n" for i, n in enumerate(names))
-
-
-def dihedral(crop: np.ndarray, k: int) -> np.ndarray:
-    """The ``k``-th (0..7) of the eight square symmetries: ``k % 4`` quarter turns, then a
-    mirror when ``k >= 4``. A die's face reads the same in all eight; a tile's does not."""
-    out = np.rot90(crop, k % 4)
-    return np.ascontiguousarray(out[:, ::-1] if k >= 4 else out)
 
 
 def prepare(tiles: Path, dice: Path | None, out: Path, val_share: float = 0.2, seed: int = 0,
