@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "crop classifier the reported confidence is that times the class "
                         "probability")
     p.add_argument("--models", type=Path, help="folder holding detector.onnx "
-                   "(and classifier.onnx); default: the shipped models")
+                   "(and classifier.onnx, dice.onnx); default: the shipped models")
     p.add_argument("--threads", type=int, default=None,
                    help="CPU threads (default 2, or $MJTABLE_THREADS)")
     p.set_defaults(func=run)
