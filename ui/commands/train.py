@@ -90,6 +90,16 @@ def run(args: argparse.Namespace) -> int:
 
         seed = seed_checkpoint(args.seed_onnx, args.data, args.project / f"{name}-seed.pt",
                                kind=args.kind)
+    if seed and not args.resume:
+        from vision.training.seed import calibrate_checkpoint, training_images
+
+        calibrated = args.project / f"{name}-calibrated.pt"
+        changed = calibrate_checkpoint(seed, training_images(args.kind, args.data), args.imgsz,
+                                       calibrated)
+        if changed:
+            print(f"gave {changed} BatchNorm layers still at the seed's identity statistics "
+                  f"their input's statistics ({calibrated})")
+            seed = calibrated
     spec = TrainSpec(kind=args.kind, data=args.data, epochs=args.epochs, imgsz=args.imgsz,
                      device=str(args.device), batch=args.batch, project=args.project, name=name,
                      workers=args.workers, seed_weights=seed, threads=args.threads,

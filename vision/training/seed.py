@@ -5,6 +5,14 @@ the ultralytics module names (``model.2.cv1.conv.weight``) with each BatchNorm f
 convolution's bias. Loading those as conv weights with an identity BatchNorm (weight 1, bias =
 folded bias, mean 0, variance 1 - eps) reproduces every layer, so a new detector starts with
 tile features instead of noise. Layers whose shape differs (the class outputs) stay random.
+
+Identity BatchNorm computes the folded layer only in eval mode: once a layer trains, BatchNorm
+normalizes by the batch's statistics and the features are lost (a detector unfrozen after a
+frozen-backbone phase fell from mAP@0.5 0.79 to 0.27 in one epoch; ultralytics keeps frozen
+BatchNorm in eval mode, so those layers stay at identity). :func:`calibrate_identity_bn` gives
+each such layer the mean and spread of its input on training images, and scale and shift that
+undo them: the same function in eval mode, and in train mode too while batches look like the
+training images.
 """
 
 from __future__ import annotations
@@ -66,6 +74,125 @@ def load_folded(model: object, weights: dict[str, np.ndarray],
     state.update(new)
     model.load_state_dict(state)  # type: ignore[attr-defined]
     return loaded, skipped
+
+
+BN_EPS = 1e-3  # ultralytics Conv uses BatchNorm2d(eps=0.001)
+
+
+def identity_bn(model: object) -> list[tuple[str, object]]:
+    """The BatchNorm layers of ``model`` still at the identity statistics of a folded seed."""
+    import torch
+
+    out = []  # (checkpoints are saved in float16: 1 - eps comes back as 0.99902)
+    for name, m in model.named_modules():  # type: ignore[attr-defined]
+        if isinstance(m, torch.nn.BatchNorm2d) and m.running_mean is not None \
+                and bool((m.running_mean == 0).all()) \
+                and bool(((m.running_var - (1 - m.eps)).abs() < 1e-4).all()) \
+                and bool((m.weight == 1).all()):
+            out.append((name, m))
+    return out
+
+
+def calibrate_identity_bn(model: object, batches: list[np.ndarray]) -> int:
+    """Give every identity BatchNorm of ``model`` its input's statistics on ``batches``
+    (float32 NCHW in 0..1), keeping what the layer computes; returns the layers changed.
+
+    A layer computing ``x + b`` becomes ``(x - mu) / sqrt(var + eps) * sqrt(var + eps) + b + mu``
+    with running mean ``mu`` and variance ``var``: equal in eval mode, and in train mode while
+    a batch's statistics are near ``mu`` and ``var``.
+    """
+    import torch
+
+    layers = identity_bn(model)
+    if not layers:
+        return 0
+    sums: dict[str, list[torch.Tensor]] = {}
+
+    def hook(name: str):  # type: ignore[no-untyped-def]
+        def record(_m: object, inputs: tuple[torch.Tensor, ...], _out: object) -> None:
+            x = inputs[0].detach().double()
+            dims = (0, 2, 3)
+            n = x.numel() / x.shape[1]
+            acc = sums.setdefault(name, [torch.zeros(x.shape[1], dtype=torch.float64),
+                                         torch.zeros(x.shape[1], dtype=torch.float64),
+                                         torch.zeros((), dtype=torch.float64)])
+            acc[0] += x.sum(dims)
+            acc[1] += (x * x).sum(dims)
+            acc[2] += n
+        return record
+
+    handles = [m.register_forward_hook(hook(name)) for name, m in layers]  # type: ignore[attr-defined]
+    was_training = model.training  # type: ignore[attr-defined]
+    model.eval()  # type: ignore[attr-defined]
+    try:
+        with torch.no_grad():
+            for batch in batches:
+                model(torch.from_numpy(np.ascontiguousarray(batch, dtype=np.float32)))  # type: ignore[operator]
+    finally:
+        for h in handles:
+            h.remove()
+        model.train(was_training)  # type: ignore[attr-defined]
+    for name, m in layers:
+        total, squares, n = sums[name]
+        mean = total / n
+        var = (squares / n - mean * mean).clamp(min=0)
+        with torch.no_grad():
+            m.running_mean.copy_(mean.float())  # type: ignore[attr-defined]
+            m.running_var.copy_(var.float())  # type: ignore[attr-defined]
+            m.weight.copy_(torch.sqrt(var + m.eps).float())  # type: ignore[attr-defined]
+            m.bias.add_(mean.float())  # type: ignore[attr-defined]
+    return len(layers)
+
+
+def calibration_batches(images: list[Path], imgsz: int, batch: int = 8,
+                        limit: int = 64) -> list[np.ndarray]:
+    """Up to ``limit`` training images letterboxed to ``imgsz`` as RGB NCHW batches in 0..1."""
+    import cv2
+
+    from vision.detector import letterbox
+
+    chosen = images[:: max(1, len(images) // limit)][:limit]
+    tensors = []
+    for path in chosen:
+        img = cv2.imread(str(path))
+        if img is None:
+            raise ValueError(f"{path}: not a readable image")
+        boxed, _ = letterbox(img, (imgsz, imgsz))
+        tensors.append(boxed[:, :, ::-1].transpose(2, 0, 1).astype(np.float32) / 255)
+    return [np.stack(tensors[i:i + batch]) for i in range(0, len(tensors), batch)]
+
+
+def training_images(kind: str, data: Path) -> list[Path]:
+    """The training images of a detector ``data.yaml`` or a classifier folder, sorted."""
+    suffixes = (".jpg", ".jpeg", ".png", ".bmp")
+    if kind == "classifier":
+        root = data / "train"
+    else:
+        keys = dict(line.split(":", 1) for line in data.read_text().splitlines()
+                    if ":" in line and not line.startswith((" ", "\t")))
+        base = Path(keys.get("path", str(data.parent)).strip())
+        root = (base if base.is_absolute() else data.parent / base) / keys.get(
+            "train", "images/train").strip()
+    images = sorted(p for p in root.rglob("*") if p.suffix.lower() in suffixes)
+    if not images:
+        raise ValueError(f"{root}: no training images")
+    return images
+
+
+def calibrate_checkpoint(checkpoint: Path, images: list[Path], imgsz: int, out: Path) -> int:
+    """Write ``checkpoint`` to ``out`` with its identity BatchNorm calibrated on ``images``;
+    returns the layers changed (0: nothing to do, ``out`` not written)."""
+    import torch
+
+    ckpt = torch.load(str(checkpoint), map_location="cpu", weights_only=False)
+    key = "ema" if ckpt.get("ema") is not None else "model"
+    model = ckpt[key].float()
+    if not identity_bn(model):
+        return 0
+    changed = calibrate_identity_bn(model, calibration_batches(images, imgsz))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model, "train_args": ckpt.get("train_args", {})}, out)
+    return changed
 
 
 def source_classes(path: Path) -> int:
