@@ -209,6 +209,17 @@ class OnnxModel:
             return int(value[0]), int(value[-1])
         raise ValueError(f"{self.path}: the input size is dynamic and metadata has no imgsz")
 
+    def resize(self, size: int) -> None:
+        """Run at ``size`` x ``size`` instead of the exported size; needs free height and width."""
+        if size < 32 or size % 32:
+            raise ValueError(f"detector input size must be a multiple of 32, got {size}")
+        if (size, size) == self.imgsz:
+            return
+        if all(isinstance(d, int) for d in self.input_shape[2:]):
+            raise ValueError(f"{self.path}: exported with a fixed {self.imgsz[1]}x{self.imgsz[0]} "
+                             f"input, cannot run at {size}; export it with --dynamic")
+        self.imgsz = (size, size)
+
     @property
     def fixed_batch(self) -> int | None:
         b = self.input_shape[0]
@@ -236,6 +247,10 @@ class Detector:
         topk: class alternatives kept per tile.
         threads: onnxruntime intra-op threads; default :func:`default_threads` (2 suits a
             2-core laptop).
+        imgsz: detector input size (square); default the size the model was exported at.
+            A model exported with free height and width (``mjtable export --dynamic``) runs at
+            any multiple of 32: 960 suits a whole table in a 1080p frame (a tile ~1/40 of the
+            width lands at ~24 px, the size the detector learned), 320 a close-up photo.
         read_dice: read the top face of dice the models leave unread, by counting pips.
         reuse_crops: a tile whose box and pixels did not change since the previous call keeps
             its classification (a still table costs only the detector).
@@ -245,10 +260,13 @@ class Detector:
                  classifier: str | os.PathLike[str] | None = None, *,
                  dice: str | os.PathLike[str] | None = None, conf: float = 0.25,
                  iou: float = 0.5, topk: int = 5, threads: int | None = None,
-                 max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True) -> None:
+                 max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True,
+                 imgsz: int | None = None) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
         self.det = OnnxModel(detector, threads)
+        if imgsz is not None:
+            self.det.resize(imgsz)
         if self.det.meta.get("task", "detect") != "detect":
             raise ValueError(f"{self.det.path}: task is {self.det.meta['task']!r}, "
                              "expected a detect model")

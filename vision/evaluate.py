@@ -98,7 +98,8 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
 class OnnxDetector:
     """An ultralytics YOLO detect export: letterbox, one forward pass, decode, class-aware NMS."""
 
-    def __init__(self, path: Path, threads: int | None = None, gray: bool = False) -> None:
+    def __init__(self, path: Path, threads: int | None = None, gray: bool = False,
+                 size: int | None = None) -> None:
         self.path = path
         self.session = _session(path, threads)
         meta = dict(self.session.get_modelmeta().custom_metadata_map)
@@ -111,6 +112,10 @@ class OnnxDetector:
         shape = self.session.get_inputs()[0].shape
         self.size = int(shape[2]) if isinstance(shape[2], int) else int(
             ast.literal_eval(meta.get("imgsz", "[640, 640]"))[0])
+        if size is not None and size != self.size:
+            if isinstance(shape[2], int):
+                raise ValueError(f"{path}: fixed {self.size} px input, cannot run at {size}")
+            self.size = size
         self.input = self.session.get_inputs()[0].name
 
     def __call__(self, image: np.ndarray, conf: float = 0.001, iou: float = 0.7,
@@ -215,16 +220,18 @@ class TwoStage:
         return Detections(boxes, det.scores[ok] * probs, names)
 
 
-def load_model(spec: str, threads: int | None = None) -> OnnxDetector | TwoStage:
-    """``detector.onnx``, ``detector.onnx+classifier.onnx`` or ``...+classifier.onnx+dice.onnx``."""
+def load_model(spec: str, threads: int | None = None,
+               size: int | None = None) -> OnnxDetector | TwoStage:
+    """``detector.onnx``, ``detector.onnx+classifier.onnx`` or ``...+classifier.onnx+dice.onnx``;
+    ``size``: the detector's input size, if not the exported one (a ``--dynamic`` export)."""
     parts = spec.split("+")
     if len(parts) > 3:
         raise ValueError(f"{spec}: expected DETECTOR[+CLASSIFIER[+DICE]]")
+    detector = OnnxDetector(Path(parts[0]), threads, size=size)
     if len(parts) == 1:
-        return OnnxDetector(Path(spec), threads)
+        return detector
     dice = OnnxClassifier(Path(parts[2]), threads) if len(parts) == 3 else None
-    return TwoStage(OnnxDetector(Path(parts[0]), threads), OnnxClassifier(Path(parts[1]), threads),
-                    dice)
+    return TwoStage(detector, OnnxClassifier(Path(parts[1]), threads), dice)
 
 
 @dataclass

@@ -97,6 +97,10 @@ def test_eval_command_prints_the_report(folder: Path, tmp_path: Path,
     assert "exact tile multiset: 1/2 images (50.0%)" in text
     assert main(["eval", str(tmp_path / "none.onnx"), "--data", str(folder),
                  "--no-reference"]) == 2
+    # a detector exported with a fixed input cannot be run at another size: said in one line
+    assert main(["eval", str(tmp_path / "m.onnx"), "--data", str(folder), "--no-reference",
+                 "--imgsz", "960"]) == 2
+    assert "fixed 64 px input, cannot run at 960" in capsys.readouterr().err
 
 
 def test_pipeline_with_a_dice_model_reads_dice_with_it(tmp_path: Path) -> None:

@@ -52,6 +52,15 @@ def test_detector_trains_exports_and_matches_torch(prepared: Path) -> None:
         expected = model(x)[0].numpy()
     got = det.session.run(None, {det.input: x.numpy()})[0]
     np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-3)
+    # a --dynamic export gives the same answers at its size and runs at another
+    dyn_path = prepared / "det-dynamic.onnx"
+    assert main(["export", str(project / "det"), "--out", str(dyn_path), "--dynamic"]) == 0
+    dyn = OnnxDetector(dyn_path, size=128)
+    assert dyn.size == 128
+    got = dyn.session.run(None, {dyn.input: x.numpy()})[0]
+    np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-3)
+    assert dyn.session.run(None, {dyn.input: torch.rand(1, 3, 128, 128).numpy()})[0].shape[2] \
+        == 4 * got.shape[2]  # four times the anchors at twice the side
 
 
 def test_classifier_trains_and_exports(prepared: Path) -> None:

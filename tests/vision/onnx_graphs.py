@@ -22,8 +22,10 @@ def _save(graph: onnx.GraphProto, path: Path, meta: dict[str, str]) -> Path:
 
 
 def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
-                   size: int = 640, n_anchors: int = 64) -> Path:
+                   size: int = 640, n_anchors: int = 64, dynamic: bool = False) -> Path:
     """A detector that ignores its input and outputs ``rows`` (cx, cy, w, h, class, score...).
+
+    ``dynamic``: the input's batch, height and width are free, as ``export --dynamic`` makes them.
 
     Each row is ``(cx, cy, w, h, cls, score)`` or ``(cx, cy, w, h, scores...)`` with one score per
     class; remaining anchors score 0. Output (1, 4 + nc, n_anchors), as ultralytics exports.
@@ -45,7 +47,9 @@ def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
     add = helper.make_node("Add", ["c", "mz"], ["output0"])
     graph = helper.make_graph(
         [const, mean, zero, mul, add], "fixed_detector",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, size, size])],
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT,
+                                       ["batch", 3, "height", "width"] if dynamic
+                                       else [1, 3, size, size])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 4 + nc, n_anchors])])
     meta = {"names": repr(dict(enumerate(names))), "imgsz": f"[{size}, {size}]",
             "stride": "32", "task": "detect"}

@@ -84,6 +84,26 @@ def test_single_stage_decoding_maps_boxes_to_original_pixels(tmp_path: Path) -> 
     assert not det.two_stage
 
 
+def test_a_dynamic_detector_runs_at_the_size_asked(tmp_path: Path) -> None:
+    """Boxes come back through the letterbox of the size asked (320: scale 0.25, 640: 0.5)."""
+    rows = [(160, 160, 40, 20, 13, 0.9)]  # centre of a 320 input
+    path = fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), rows, size=320, dynamic=True)
+    image = np.zeros((720, 1280, 3), np.uint8)
+    own = Detector(path, read_dice=False)
+    assert own.det.imgsz == (320, 320)  # the exported size, from the metadata
+    np.testing.assert_allclose(own.detect(image).xyxy[0], [560, 320, 720, 400], atol=1e-3)
+    big = Detector(path, read_dice=False, imgsz=640)
+    assert big.det.imgsz == (640, 640)
+    # 1280x720 into 640: scale 0.5, 140 px bars top and bottom; (160, 160) lies in the top bar
+    np.testing.assert_allclose(big.detect(image).xyxy[0], [280, 20, 360, 60], atol=1e-3)
+    with pytest.raises(ValueError, match="multiple of 32"):
+        Detector(path, imgsz=500)
+    fixed = fixed_detector(tmp_path / "f.onnx", list(CLASS_NAMES), rows, size=320)
+    with pytest.raises(ValueError, match="fixed 320x320 input, cannot run at 960"):
+        Detector(fixed, imgsz=960)
+    assert Detector(fixed, imgsz=320).det.imgsz == (320, 320)
+
+
 def test_conf_argument_overrides_threshold(tmp_path: Path) -> None:
     rows = [(320, 320, 100, 50, 0, 0.3)]
     det = Detector(fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), rows), read_dice=False)

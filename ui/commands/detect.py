@@ -25,6 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "probability")
     p.add_argument("--models", type=Path, help="folder holding detector.onnx "
                    "(and classifier.onnx, dice.onnx); default: the shipped models")
+    p.add_argument("--detect-size", type=int, metavar="PX",
+                   help="detector input size (default: the model's; 960 for a whole table "
+                        "in a 1080p frame, 320 for a close-up; needs a --dynamic export)")
     p.add_argument("--threads", type=int, default=None,
                    help="CPU threads (default 2, or $MJTABLE_THREADS)")
     p.set_defaults(func=run)
@@ -46,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--conf must lie in 0..1, got {args.conf}")
     from vision.detector import load_detector
 
-    detector = load_detector(args.models, conf=args.conf, threads=args.threads)
+    detector = load_detector(args.models, conf=args.conf, threads=args.threads,
+                              imgsz=args.detect_size)
     failed = 0
     for path in args.images:
         try:

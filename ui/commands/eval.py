@@ -22,6 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="operating threshold for precision/recall, multisets, confusions")
     p.add_argument("--limit", type=int, help="only the first N images (sorted by name)")
     p.add_argument("--threads", type=int, help="onnxruntime threads (default: all cores)")
+    p.add_argument("--imgsz", type=int,
+                   help="run our detectors at this input size (a --dynamic export; the "
+                        "reference keeps its own)")
     p.add_argument("--brief", action="store_true", help="no per-class table")
     p.set_defaults(func=run)
 
@@ -51,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
         specs.append((str(ref), f"reference mahjong-detector ({ref})"))
     print(f"{args.data}: {len(data)} images, {sum(len(d.gt.names) for d in data)} labeled objects")
     for spec, label in specs:
-        model = load_model(spec, args.threads)
+        size = args.imgsz if spec in args.models else None
+        try:
+            model = load_model(spec, args.threads, size)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
         print(format_report(evaluate(model, data, args.conf, label), per_class=not args.brief))
     return 0

@@ -16,6 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, help="ONNX path (default: next to the checkpoint)")
     p.add_argument("--imgsz", type=int, help="input size (default: the training size)")
     p.add_argument("--opset", type=int, default=17)
+    p.add_argument("--dynamic", action="store_true",
+                   help="free batch, height and width: the detector can then run at another "
+                        "size than --imgsz (mjtable detect --detect-size)")
     p.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
                    help="rename a class in the metadata, e.g. tile_face=tile (repeatable)")
     p.set_defaults(func=run)
@@ -33,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         rename[old] = new
     weights = checkpoint_of(args.run)
     out = args.out or weights.with_suffix(".onnx")
-    export_onnx(weights, out, imgsz=args.imgsz, opset=args.opset, rename=rename)
+    export_onnx(weights, out, imgsz=args.imgsz, opset=args.opset, rename=rename,
+                dynamic=args.dynamic)
     print(describe_onnx(out))
     return 0

@@ -66,6 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--details", action="store_true", help="print the record with the changed "
                    "tiles, waits, dice and notes as one JSON object")
     p.add_argument("--models", type=Path, help="folder holding the models")
+    p.add_argument("--detect-size", type=int, metavar="PX",
+                   help="detector input size (default: the model's; 960 for a whole table "
+                        "in a 1080p frame, 320 for a close-up; needs a --dynamic export)")
     p.add_argument("--conf", type=float, default=0.25, help="minimum confidence (default 0.25)")
     p.set_defaults(func=run)
 
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"--{name.replace('_seat', '')} must be a seat 0..3, got {value}")
     corners, bottom_seat = calibration_of(args)
     image = load_image(args.image)
-    detector = load_detector(args.models, conf=args.conf)
+    detector = load_detector(args.models, conf=args.conf, imgsz=args.detect_size)
     reading = read_image(image, detector, ruleset=args.ruleset, corners=corners,
                          bottom_seat=bottom_seat,
                          dealer=args.dealer, winner=args.winner, by=args.by,

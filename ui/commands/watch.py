@@ -28,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--realtime", action="store_true", help="play a video file at its own rate")
     p.add_argument("--max-frames", type=int, help="stop after this many frames")
     p.add_argument("--models", type=Path, help="folder holding the models")
+    p.add_argument("--detect-size", type=int, metavar="PX",
+                   help="detector input size (default: the model's; 960 for a whole table "
+                        "in a 1080p frame, 320 for a close-up; needs a --dynamic export)")
     p.set_defaults(func=run)
 
 
@@ -39,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if args.stable < 1:
         raise CommandError(f"--stable must be at least 1, got {args.stable}")
     corners, bottom_seat = calibration_of(args)
-    detector = load_detector(args.models)
+    detector = load_detector(args.models, imgsz=args.detect_size)
     pipe = Pipeline(args.source, detector, ruleset=args.ruleset, dealer=args.dealer,
                     corners=corners, bottom_seat=bottom_seat,
                     stable_frames=args.stable,

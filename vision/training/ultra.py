@@ -101,8 +101,11 @@ def train(spec: TrainSpec, resume: bool = False) -> Path:
 
 
 def export_onnx(weights: Path, out: Path, imgsz: int | None = None, opset: int = 17,
-                simplify: bool = True, rename: dict[str, str] | None = None) -> Path:
-    """Export a trained checkpoint to ONNX (static batch 1), keeping ultralytics' metadata.
+                simplify: bool = True, rename: dict[str, str] | None = None,
+                dynamic: bool = False) -> Path:
+    """Export a trained checkpoint to ONNX, keeping ultralytics' metadata: batch 1 and the
+    ``imgsz`` input, or with ``dynamic`` any batch, height and width (``imgsz`` then goes to
+    the metadata as the size to run at unless told otherwise).
 
     ``rename`` changes class names in the metadata (e.g. ``tile_face`` -> ``tile``, the name the
     runtime reads), not their order.
@@ -122,7 +125,7 @@ def export_onnx(weights: Path, out: Path, imgsz: int | None = None, opset: int =
             raise ValueError(f"--rename: {', '.join(sorted(unknown))} not among the classes "
                              f"{', '.join(names.values())}")
         model.model.names = {k: rename.get(v, v) for k, v in names.items()}
-    kwargs: dict[str, Any] = dict(format="onnx", opset=opset, simplify=simplify, dynamic=False,
+    kwargs: dict[str, Any] = dict(format="onnx", opset=opset, simplify=simplify, dynamic=dynamic,
                                   device="cpu")
     if imgsz:
         kwargs["imgsz"] = imgsz
