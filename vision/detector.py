@@ -31,6 +31,9 @@ LETTERBOX_FILL = 114
 CLASSIFIER_BATCH = 32
 MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is dropped
 CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
+TABLE_SIZE = 960  # detector input for a whole table: a tile ~1/40 of a frame's width -> ~24 px
+AUTO_MIN_FOUND = 3  # detections that let the automatic size choose
+AUTO_SMALL = 12.0  # px: median box side at the exported size below which tiles are too small
 
 
 def default_models_dir() -> Path:
@@ -209,13 +212,18 @@ class OnnxModel:
             return int(value[0]), int(value[-1])
         raise ValueError(f"{self.path}: the input size is dynamic and metadata has no imgsz")
 
+    @property
+    def dynamic(self) -> bool:
+        """Whether the input's height and width are free (an ``export --dynamic`` model)."""
+        return not all(isinstance(d, int) for d in self.input_shape[2:])
+
     def resize(self, size: int) -> None:
         """Run at ``size`` x ``size`` instead of the exported size; needs free height and width."""
         if size < 32 or size % 32:
             raise ValueError(f"detector input size must be a multiple of 32, got {size}")
         if (size, size) == self.imgsz:
             return
-        if all(isinstance(d, int) for d in self.input_shape[2:]):
+        if not self.dynamic:
             raise ValueError(f"{self.path}: exported with a fixed {self.imgsz[1]}x{self.imgsz[0]} "
                              f"input, cannot run at {size}; export it with --dynamic")
         self.imgsz = (size, size)
@@ -247,10 +255,13 @@ class Detector:
         topk: class alternatives kept per tile.
         threads: onnxruntime intra-op threads; default :func:`default_threads` (2 suits a
             2-core laptop).
-        imgsz: detector input size (square); default the size the model was exported at.
-            A model exported with free height and width (``mjtable export --dynamic``) runs at
-            any multiple of 32: 960 suits a whole table in a 1080p frame (a tile ~1/40 of the
-            width lands at ~24 px, the size the detector learned), 320 a close-up photo.
+        imgsz: detector input size (square), or ``"auto"``. A model exported with free height
+            and width (``mjtable export --dynamic``) runs at any multiple of 32: 960
+            (``TABLE_SIZE``) suits a whole table in a 1080p frame (a tile ~1/40 of the width
+            lands at ~24 px, the size the detector learned), its exported 320 a close-up photo.
+            ``"auto"`` (the default for such a model) tries the exported size and, when it
+            finds few or tiny boxes, ``TABLE_SIZE``; the first frame with enough boxes fixes
+            the choice (one camera keeps its scale). A fixed-input model runs at its size.
         read_dice: read the top face of dice the models leave unread, by counting pips.
         reuse_crops: a tile whose box and pixels did not change since the previous call keeps
             its classification (a still table costs only the detector).
@@ -261,12 +272,20 @@ class Detector:
                  dice: str | os.PathLike[str] | None = None, conf: float = 0.25,
                  iou: float = 0.5, topk: int = 5, threads: int | None = None,
                  max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True,
-                 imgsz: int | None = None) -> None:
+                 imgsz: int | str | None = None) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
         self.det = OnnxModel(detector, threads)
-        if imgsz is not None:
+        self.sizes: tuple[int, ...] = (self.det.imgsz[0],)  # sizes still in the running
+        if imgsz in (None, "auto"):
+            if self.det.dynamic and self.det.imgsz[0] < TABLE_SIZE:
+                self.sizes = (self.det.imgsz[0], TABLE_SIZE)
+        elif isinstance(imgsz, int):
             self.det.resize(imgsz)
+            self.sizes = (imgsz,)
+        else:
+            raise ValueError(f"detector input size must be a number of pixels or 'auto', "
+                             f"got {imgsz!r}")
         if self.det.meta.get("task", "detect") != "detect":
             raise ValueError(f"{self.det.path}: task is {self.det.meta['task']!r}, "
                              "expected a detect model")
@@ -308,9 +327,10 @@ class Detector:
         if image is None or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             shape = None if image is None else (image.shape, image.dtype)
             raise ValueError(f"expected a BGR uint8 image (H, W, 3), got {shape}")
-        boxed, lb = letterbox(image, self.det.imgsz)
-        raw = self.det.run(to_tensor([boxed]))
-        dets = self.decode(raw, lb, self.conf if conf is None else conf)
+        conf = self.conf if conf is None else conf
+        dets = self._find(image, self.sizes[0], conf)
+        if len(self.sizes) > 1:  # automatic size, not chosen yet
+            dets = self._choose_size(image, dets, conf)
         if self.cls is not None:
             dets = self.classify(image, dets)
         if self.dice is not None:
@@ -319,6 +339,33 @@ class Detector:
             from vision.dice import read_faces
 
             dets = read_faces(image, dets)
+        return dets
+
+    def _find(self, image: np.ndarray, size: int, conf: float) -> TileDetections:
+        self.det.resize(size)
+        boxed, lb = letterbox(image, self.det.imgsz)
+        return self.decode(self.det.run(to_tensor([boxed])), lb, conf)
+
+    def _choose_size(self, image: np.ndarray, dets: TileDetections,
+                     conf: float) -> TileDetections:
+        """Keep the exported size if it finds enough boxes of a usable size, else try the
+        table size; the first frame with enough boxes fixes the choice."""
+        base, table = self.sizes
+        scale = min(base / image.shape[0], base / image.shape[1])
+        sides = (dets.xyxy[:, 2:] - dets.xyxy[:, :2]).min(axis=1) * scale if len(dets) else []
+        if len(dets) >= AUTO_MIN_FOUND and float(np.median(sides)) >= AUTO_SMALL:
+            self.sizes = (base,)
+            return dets
+        large = self._find(image, table, conf)
+        if len(large) > len(dets):
+            if len(large) >= AUTO_MIN_FOUND:
+                self.sizes = (table,)
+            else:
+                self.det.resize(base)
+            return large
+        if len(dets) >= AUTO_MIN_FOUND:
+            self.sizes = (base,)
+        self.det.resize(base)
         return dets
 
     def decode(self, raw: np.ndarray, lb: Letterbox, conf: float) -> TileDetections:

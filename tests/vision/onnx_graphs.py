@@ -22,10 +22,13 @@ def _save(graph: onnx.GraphProto, path: Path, meta: dict[str, str]) -> Path:
 
 
 def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
-                   size: int = 640, n_anchors: int = 64, dynamic: bool = False) -> Path:
+                   size: int = 640, n_anchors: int = 64, dynamic: bool = False,
+                   blind_below: int = 0) -> Path:
     """A detector that ignores its input and outputs ``rows`` (cx, cy, w, h, class, score...).
 
     ``dynamic``: the input's batch, height and width are free, as ``export --dynamic`` makes them.
+    ``blind_below``: every score is 0 for an input less than this many pixels high (a model
+    that sees nothing at a small size).
 
     Each row is ``(cx, cy, w, h, cls, score)`` or ``(cx, cy, w, h, scores...)`` with one score per
     class; remaining anchors score 0. Output (1, 4 + nc, n_anchors), as ultralytics exports.
@@ -44,9 +47,21 @@ def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
     zero = helper.make_node("Constant", [], ["z"],
                             value=numpy_helper.from_array(np.zeros((), np.float32), "z"))
     mul = helper.make_node("Mul", ["m", "z"], ["mz"])
-    add = helper.make_node("Add", ["c", "mz"], ["output0"])
+    nodes = [const, mean, zero, mul, helper.make_node("Add", ["c", "mz"], ["out"])]
+    # out * (height >= blind_below): shape -> height -> compare -> cast -> multiply
+    gate = [
+        helper.make_node("Shape", ["images"], ["shape"]),
+        helper.make_node("Constant", [], ["two"],
+                         value=numpy_helper.from_array(np.array(2, np.int64), "two")),
+        helper.make_node("Gather", ["shape", "two"], ["height"], axis=0),
+        helper.make_node("Constant", [], ["least"],
+                         value=numpy_helper.from_array(np.array(blind_below, np.int64), "l")),
+        helper.make_node("GreaterOrEqual", ["height", "least"], ["sees"]),
+        helper.make_node("Cast", ["sees"], ["gain"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["out", "gain"], ["output0"]),
+    ]
     graph = helper.make_graph(
-        [const, mean, zero, mul, add], "fixed_detector",
+        nodes + gate, "fixed_detector",
         [helper.make_tensor_value_info("images", TensorProto.FLOAT,
                                        ["batch", 3, "height", "width"] if dynamic
                                        else [1, 3, size, size])],

@@ -250,3 +250,54 @@ def test_die_face_classifier_reads_die_boxes(tmp_path: Path) -> None:
     assert "x.onnx (6 classes" in three.describe()
     with pytest.raises(ValueError, match="not a die-face classifier"):
         Detector(d, c, dice=c)
+
+
+def test_automatic_size_tries_the_table_size_when_tiles_are_tiny(tmp_path: Path) -> None:
+    """A dynamic detector that finds only tiny boxes at its exported size is run at 960; the
+    first frame with enough boxes fixes the size for the frames after it."""
+    # 6x8 px boxes, tiny at 320; y 240 lies inside the picture at 320 and at 960 (1080p:
+    # bars 70 px high at 320, 210 px at 960), so both sizes find all four
+    rows_small = [(200 + 20 * i, 240, 6, 8, 0, 0.8) for i in range(4)]
+    path = fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), rows_small, size=320,
+                          dynamic=True)
+    image = np.zeros((1080, 1920, 3), np.uint8)
+    det = Detector(path, read_dice=False)
+    assert det.sizes == (320, 960)
+    calls: list[tuple[int, ...]] = []
+    run = det.det.session.run
+
+    def spy(names, feeds):  # type: ignore[no-untyped-def]
+        calls.append(tuple(feeds["images"].shape[2:]))
+        return run(names, feeds)
+
+    det.det.session = type("Spy", (), {"run": staticmethod(spy)})()
+    out = det.detect(image)
+    # the graph gives the same boxes at either size, so 960 finds no more: 320 is kept
+    assert calls == [(320, 320), (960, 960)] and len(out) == 4
+    assert det.sizes == (320,)
+    det.detect(image)
+    assert calls[-1] == (320, 320) and len(calls) == 3
+
+    # a model blind at 320 (as ours is to a whole 1080p table) is run at 960 from then on
+    blind = fixed_detector(tmp_path / "x.onnx", list(CLASS_NAMES),
+                           [(200 + 20 * i, 480, 6, 8, 0, 0.8) for i in range(4)], size=320,
+                           dynamic=True, blind_below=960)
+    table = Detector(blind, read_dice=False)
+    assert len(table.detect(image)) == 4 and table.sizes == (960,)
+    assert table.det.imgsz == (960, 960)
+    # a frame with nothing on it decides nothing: both sizes stay in the running
+    empty = Detector(blind, read_dice=False, conf=0.9)
+    assert len(empty.detect(image)) == 0 and empty.sizes == (320, 960)
+    assert empty.det.imgsz == (320, 320)
+
+    big = fixed_detector(tmp_path / "b.onnx", list(CLASS_NAMES),
+                         [(40 + 40 * i, 100, 30, 40, 0, 0.8) for i in range(4)], size=320,
+                         dynamic=True)
+    plain = Detector(big, read_dice=False)
+    plain.detect(image)
+    assert plain.sizes == (320,)  # boxes of a usable size at once: no second pass
+    assert Detector(big, read_dice=False, imgsz=960).sizes == (960,)
+    fixed = fixed_detector(tmp_path / "f.onnx", list(CLASS_NAMES), rows_small, size=320)
+    assert Detector(fixed, read_dice=False).sizes == (320,)  # a fixed input: no choice
+    with pytest.raises(ValueError, match="pixels or 'auto'"):
+        Detector(big, imgsz="big")

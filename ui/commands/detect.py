@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from ui.commands.read import add_detect_size
 from ui.errors import CommandError
 
 
@@ -25,9 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "probability")
     p.add_argument("--models", type=Path, help="folder holding detector.onnx "
                    "(and classifier.onnx, dice.onnx); default: the shipped models")
-    p.add_argument("--detect-size", type=int, metavar="PX",
-                   help="detector input size (default: the model's; 960 for a whole table "
-                        "in a 1080p frame, 320 for a close-up; needs a --dynamic export)")
+    add_detect_size(p)
     p.add_argument("--threads", type=int, default=None,
                    help="CPU threads (default 2, or $MJTABLE_THREADS)")
     p.set_defaults(func=run)

@@ -30,6 +30,22 @@ def add_calibration_options(p: argparse.ArgumentParser) -> None:
                    '(JSON {"corners": [[x, y] x4], "bottom_seat": k}); the options above win')
 
 
+def add_detect_size(p: argparse.ArgumentParser) -> None:
+    """``--detect-size``: the detector's input size, a number of pixels or ``auto``."""
+    def size(text: str) -> int | str:
+        if text == "auto":
+            return text
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected pixels or 'auto', got {text!r}") from None
+
+    p.add_argument("--detect-size", type=size, default="auto", metavar="PX",
+                   help="detector input size: 'auto' (default: the model's size, or 960 when "
+                        "it finds only tiny tiles, as in a whole-table 1080p frame), or pixels, "
+                        "e.g. 960 for a whole table, 320 for a close-up; needs a --dynamic export")
+
+
 def calibration_of(args: argparse.Namespace) -> tuple[list[list[float]] | None, int]:
     """Corners and bottom seat from --calibration, --corners and --bottom-seat."""
     corners, bottom = args.corners, args.bottom_seat
@@ -66,9 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--details", action="store_true", help="print the record with the changed "
                    "tiles, waits, dice and notes as one JSON object")
     p.add_argument("--models", type=Path, help="folder holding the models")
-    p.add_argument("--detect-size", type=int, metavar="PX",
-                   help="detector input size (default: the model's; 960 for a whole table "
-                        "in a 1080p frame, 320 for a close-up; needs a --dynamic export)")
+    add_detect_size(p)
     p.add_argument("--conf", type=float, default=0.25, help="minimum confidence (default 0.25)")
     p.set_defaults(func=run)
 

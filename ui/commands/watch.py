@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from ui.commands.read import add_calibration_options, calibration_of
+from ui.commands.read import add_calibration_options, add_detect_size, calibration_of
 from ui.errors import CommandError
 
 
@@ -28,9 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--realtime", action="store_true", help="play a video file at its own rate")
     p.add_argument("--max-frames", type=int, help="stop after this many frames")
     p.add_argument("--models", type=Path, help="folder holding the models")
-    p.add_argument("--detect-size", type=int, metavar="PX",
-                   help="detector input size (default: the model's; 960 for a whole table "
-                        "in a 1080p frame, 320 for a close-up; needs a --dynamic export)")
+    add_detect_size(p)
     p.set_defaults(func=run)
 
 
