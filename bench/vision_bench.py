@@ -2,10 +2,12 @@
 
 Run: ``python bench/vision_bench.py [--models DIR] [--reference PATH] [--repeat 7]``. Prints
 
-- ``detector_ms_median[threads=T]`` for ours (``models/``: detector, plus the crop classifier of a
-  two-stage design) and for the ``mahjong-detector`` package's YOLO11n on the same bundled photos,
-  1 and 2 onnxruntime threads; each figure is the median over photos x repeats of the whole
-  ``Detector.detect`` (letterbox, inference, decoding, NMS, crop classification);
+- ``detector_ms_median[size=S, threads=T]`` for ours (``models/``: detector, plus the crop and
+  dice classifiers of a two-stage design) and for the ``mahjong-detector`` package's YOLO11n
+  (640) on the same bundled photos, 1 and 2 onnxruntime threads; each figure is the median over
+  photos x repeats of the whole ``Detector.detect`` (letterbox, inference, decoding, NMS, crop
+  classification). A detector exported with free input size is timed at 320 (close-up photos)
+  and at 960 (the size the automatic choice takes for these whole-table frames);
 - ``ratio_vs_mahjong_detector`` — their median / ours (above 1: we are faster);
 - ``end_to_end_fps`` on ``vision/samples/table_1080p.mp4`` (1920x1080, 120 frames), through the
   whole ``Pipeline`` (capture thread, detection, table geometry, repair, stability, events), twice:
@@ -137,16 +139,19 @@ def main() -> int:
     print(f"photos: {len(images)} bundled table photos, "
           f"{images[0].shape[1]}x{images[0].shape[0]}, letterboxed to the model input")
     models = args.models or default_models_dir()
-    ours: dict[int, float] = {}
+    ours: dict[tuple[int, int | None], float] = {}
     theirs: dict[int, float] = {}
     have_ours = (models / "detector.onnx").is_file()
     ref = reference_model(args.reference)
+    sizes: tuple[int | None, ...] = (None,)
+    if have_ours and load_detector(models).det.dynamic:
+        sizes = (320, 960)
     for threads in (1, 2):
-        if have_ours:
-            det = load_detector(models, threads=threads)
-            ours[threads] = latency_ms(det, images, args.repeat)
-            print(f"detector_ms_median[threads={threads}]: {ours[threads]:.1f}  "
-                  f"(ours: {det.describe()})")
+        for size in sizes if have_ours else ():
+            det = load_detector(models, threads=threads, imgsz=size)
+            ours[threads, size] = latency_ms(det, images, args.repeat)
+            print(f"detector_ms_median[size={det.det.imgsz[0]}, threads={threads}]: "
+                  f"{ours[threads, size]:.1f}  (ours: {det.describe()})")
         if ref is not None:
             theirs[threads] = latency_ms(Detector(ref, threads=threads, read_dice=False),
                                          images, args.repeat)
@@ -157,10 +162,10 @@ def main() -> int:
     if ref is None:
         print("mahjong-detector: not found (pip download --no-deps mahjong-detector; unzip; "
               "--reference .../mahjong_detector/model.onnx)")
-    for threads in (1, 2):
-        if threads in ours and threads in theirs:
-            print(f"ratio_vs_mahjong_detector[threads={threads}]: "
-                  f"{theirs[threads] / ours[threads]:.2f}")
+    for (threads, size), mine in ours.items():
+        if threads in theirs:
+            print(f"ratio_vs_mahjong_detector[size={size or 'model'}, threads={threads}]: "
+                  f"{theirs[threads] / mine:.2f}")
     reader = load_detector(models, threads=2) if have_ours else \
         Detector(ref, threads=2) if ref is not None else None
     if reader is not None:
