@@ -33,7 +33,10 @@ MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is
 CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
 TABLE_SIZE = 960  # detector input for a whole table: a tile ~1/40 of a frame's width -> ~24 px
 AUTO_MIN_FOUND = 3  # detections that let the automatic size choose
-AUTO_SMALL = 12.0  # px: median box side at the exported size below which tiles are too small
+# px: median short side of the boxes found at TABLE_SIZE up to which they are whole-table tiles
+# (measured: 14-20 px in 1080p table frames; 42 px and more in 95% of close-up photos, where a
+# 960 input finds fragments of tiles far larger than the detector learned)
+AUTO_TABLE_SIDE = 30.0
 
 
 def default_models_dir() -> Path:
@@ -259,9 +262,10 @@ class Detector:
             and width (``mjtable export --dynamic``) runs at any multiple of 32: 960
             (``TABLE_SIZE``) suits a whole table in a 1080p frame (a tile ~1/40 of the width
             lands at ~24 px, the size the detector learned), its exported 320 a close-up photo.
-            ``"auto"`` (the default for such a model) tries the exported size and, when it
-            finds few or tiny boxes, ``TABLE_SIZE``; the first frame with enough boxes fixes
-            the choice (one camera keeps its scale). A fixed-input model runs at its size.
+            ``"auto"`` (the default for such a model) runs both sizes on a frame and keeps
+            ``TABLE_SIZE`` when it finds more boxes there and they are whole-table tiles
+            (``AUTO_TABLE_SIDE``); the first frame with enough boxes fixes the choice (one
+            camera keeps its scale). A fixed-input model runs at its size.
         read_dice: read the top face of dice the models leave unread, by counting pips.
         reuse_crops: a tile whose box and pixels did not change since the previous call keeps
             its classification (a still table costs only the detector).
@@ -348,24 +352,19 @@ class Detector:
 
     def _choose_size(self, image: np.ndarray, dets: TileDetections,
                      conf: float) -> TileDetections:
-        """Keep the exported size if it finds enough boxes of a usable size, else try the
-        table size; the first frame with enough boxes fixes the choice."""
+        """Run ``TABLE_SIZE`` too and keep it if it finds more boxes, of whole-table tile size;
+        else the exported size. The first frame with enough boxes fixes the choice."""
         base, table = self.sizes
-        scale = min(base / image.shape[0], base / image.shape[1])
-        sides = (dets.xyxy[:, 2:] - dets.xyxy[:, :2]).min(axis=1) * scale if len(dets) else []
-        if len(dets) >= AUTO_MIN_FOUND and float(np.median(sides)) >= AUTO_SMALL:
-            self.sizes = (base,)
-            return dets
         large = self._find(image, table, conf)
-        if len(large) > len(dets):
-            if len(large) >= AUTO_MIN_FOUND:
+        if len(large) >= AUTO_MIN_FOUND and len(large) > len(dets):
+            scale = min(table / image.shape[0], table / image.shape[1])
+            sides = (large.xyxy[:, 2:] - large.xyxy[:, :2]).min(axis=1) * scale
+            if float(np.median(sides)) <= AUTO_TABLE_SIDE:
                 self.sizes = (table,)
-            else:
-                self.det.resize(base)
-            return large
+                return large
+        self.det.resize(base)
         if len(dets) >= AUTO_MIN_FOUND:
             self.sizes = (base,)
-        self.det.resize(base)
         return dets
 
     def decode(self, raw: np.ndarray, lb: Letterbox, conf: float) -> TileDetections:

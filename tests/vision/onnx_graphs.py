@@ -23,12 +23,12 @@ def _save(graph: onnx.GraphProto, path: Path, meta: dict[str, str]) -> Path:
 
 def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
                    size: int = 640, n_anchors: int = 64, dynamic: bool = False,
-                   blind_below: int = 0) -> Path:
+                   blind_below: int = 0, seen_always: int = 0) -> Path:
     """A detector that ignores its input and outputs ``rows`` (cx, cy, w, h, class, score...).
 
     ``dynamic``: the input's batch, height and width are free, as ``export --dynamic`` makes them.
-    ``blind_below``: every score is 0 for an input less than this many pixels high (a model
-    that sees nothing at a small size).
+    ``blind_below``: every score but those of the first ``seen_always`` rows is 0 for an input
+    less than this many pixels high (a model that sees more at a larger size).
 
     Each row is ``(cx, cy, w, h, cls, score)`` or ``(cx, cy, w, h, scores...)`` with one score per
     class; remaining anchors score 0. Output (1, 4 + nc, n_anchors), as ultralytics exports.
@@ -57,7 +57,10 @@ def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
         helper.make_node("Constant", [], ["least"],
                          value=numpy_helper.from_array(np.array(blind_below, np.int64), "l")),
         helper.make_node("GreaterOrEqual", ["height", "least"], ["sees"]),
-        helper.make_node("Cast", ["sees"], ["gain"], to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["sees"], ["gate"], to=TensorProto.FLOAT),
+        helper.make_node("Constant", [], ["always"], value=numpy_helper.from_array(
+            (np.arange(n_anchors) < seen_always).astype(np.float32)[None, None], "al")),
+        helper.make_node("Max", ["gate", "always"], ["gain"]),
         helper.make_node("Mul", ["out", "gain"], ["output0"]),
     ]
     graph = helper.make_graph(

@@ -295,7 +295,16 @@ def test_automatic_size_tries_the_table_size_when_tiles_are_tiny(tmp_path: Path)
                          dynamic=True)
     plain = Detector(big, read_dice=False)
     plain.detect(image)
-    assert plain.sizes == (320,)  # boxes of a usable size at once: no second pass
+    assert plain.sizes == (320,)  # 960 finds no more: the exported size stays
+
+    # a close-up: 960 finds more boxes, but large ones (fragments of big tiles): 320 stays
+    close = fixed_detector(tmp_path / "c.onnx", list(CLASS_NAMES),
+                           [(40 + 70 * i, 240, 60, 80, 0, 0.8) for i in range(4)]
+                           + [(40 + 70 * i, 400, 60, 80, 0, 0.8) for i in range(4)],
+                           size=320, dynamic=True, blind_below=960, seen_always=4)
+    assert len(Detector(close, read_dice=False, imgsz=960).detect(image)) == 8
+    closeup = Detector(close, read_dice=False)
+    assert len(closeup.detect(image)) == 4 and closeup.sizes == (320,)
     assert Detector(big, read_dice=False, imgsz=960).sizes == (960,)
     fixed = fixed_detector(tmp_path / "f.onnx", list(CLASS_NAMES), rows_small, size=320)
     assert Detector(fixed, read_dice=False).sizes == (320,)  # a fixed input: no choice
