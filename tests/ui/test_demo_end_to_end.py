@@ -18,11 +18,12 @@ import pytest
 
 pytest.importorskip("pytestqt", reason="pytest-qt is part of the dev extra")
 
-from onnx_graphs import fixed_detector
+from onnx_graphs import MANIFEST_NAMES as NAMES
+from onnx_graphs import fixed_detector, manifest_boxes
 from PySide6.QtCore import QPoint, Qt
 
 from scoring.match import MatchStore
-from scoring.tiles import TILE_NAMES, tile_from_name
+from scoring.tiles import tile_from_name
 from ui.dashboard import i18n
 from ui.dashboard.app import RunOptions, build_window
 from ui.dashboard.core import TileRef
@@ -30,27 +31,15 @@ from ui.dashboard.palette import TilePalette
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "vision" / "samples"
-NAMES = [*TILE_NAMES, "tile_back", *(f"die{k}" for k in range(1, 7))]
 
 
 def showdown_detector(folder: Path) -> Path:
     """detector.onnx giving table_2's boxes (1920x1080, letterboxed to 640), with the unsure
     flower described above."""
     manifest = json.loads((SAMPLES / "table_2.json").read_text(encoding="utf-8"))
-    w, h = manifest["size"]
-    r = 640 / max(w, h)
-    pad_x, pad_y = (640 - w * r) / 2, (640 - h * r) / 2
     rows: list[tuple[float, ...]] = []
-    for obj in manifest["objects"]:
-        if obj.get("visible", 1.0) < 0.5:
-            continue
-        name = obj["tile"]
-        cls = NAMES.index("tile_back" if name == "back" else
-                          f"die{obj['face']}" if name == "die" else name)
-        x1, y1, x2, y2 = obj["xyxy"]
-        box = ((x1 + x2) / 2 * r + pad_x, (y1 + y2) / 2 * r + pad_y, (x2 - x1) * r,
-               (y2 - y1) * r)
-        if obj.get("seat") == 2 and name == "f6":
+    for box, cls, obj in manifest_boxes(manifest):
+        if obj.get("seat") == 2 and obj["tile"] == "f6":
             scores = [0.0] * len(NAMES)
             scores[cls], scores[NAMES.index("f1")] = 0.45, 0.35
             rows.append((*box, *scores))

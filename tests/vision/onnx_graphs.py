@@ -9,6 +9,11 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from scoring.tiles import TILE_NAMES
+
+# every name a generator manifest's objects can take, as a single-stage detector's classes
+MANIFEST_NAMES = [*TILE_NAMES, "tile_back", *(f"die{k}" for k in range(1, 7))]
+
 
 def _save(graph: onnx.GraphProto, path: Path, meta: dict[str, str]) -> Path:
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -121,3 +126,24 @@ def centre_pixel_classifier(path: Path, names: list[str], size: int = 64,
 def red_for_class(j: int, nc: int) -> int:
     """The red value (0..255) that :func:`centre_pixel_classifier` reads as class ``j``."""
     return round(j / (nc - 1) * 255)
+
+
+def manifest_boxes(manifest: dict, size: int = 640) -> list[tuple[tuple[float, ...], int, dict]]:
+    """The visible objects of a generator manifest: each as its (cx, cy, w, h) box in the
+    ``size`` x ``size`` letterboxed input, its class index in ``MANIFEST_NAMES``, and the
+    object itself."""
+    w, h = manifest["size"]
+    r = size / max(w, h)
+    pad_x, pad_y = (size - w * r) / 2, (size - h * r) / 2
+    out = []
+    for obj in manifest["objects"]:
+        if obj.get("visible", 1.0) < 0.5:
+            continue
+        name = obj["tile"]
+        cls = MANIFEST_NAMES.index("tile_back" if name == "back" else
+                                   f"die{obj['face']}" if name == "die" else name)
+        x1, y1, x2, y2 = obj["xyxy"]
+        box = ((x1 + x2) / 2 * r + pad_x, (y1 + y2) / 2 * r + pad_y, (x2 - x1) * r,
+               (y2 - y1) * r)
+        out.append((box, cls, obj))
+    return out

@@ -11,30 +11,18 @@ import json
 from pathlib import Path
 
 import pytest
-from onnx_graphs import fixed_detector
+from onnx_graphs import MANIFEST_NAMES as NAMES
+from onnx_graphs import fixed_detector, manifest_boxes
 
 from scoring.record import parse_record
-from scoring.tiles import TILE_NAMES, parse_tiles
+from scoring.tiles import parse_tiles
 from ui.cli import main
 
 SAMPLES = Path(__file__).resolve().parents[2] / "vision" / "samples"
-NAMES = [*TILE_NAMES, "tile_back", *(f"die{k}" for k in range(1, 7))]
 
 
 def perfect_model(manifest: dict, folder: Path) -> Path:
-    w, h = manifest["size"]
-    r = 640 / max(w, h)
-    pad_x, pad_y = (640 - w * r) / 2, (640 - h * r) / 2
-    rows = []
-    for obj in manifest["objects"]:
-        if obj.get("visible", 1.0) < 0.5:
-            continue
-        name = obj["tile"]
-        cls = NAMES.index("tile_back" if name == "back" else
-                          f"die{obj['face']}" if name == "die" else name)
-        x1, y1, x2, y2 = obj["xyxy"]
-        rows.append(((x1 + x2) / 2 * r + pad_x, (y1 + y2) / 2 * r + pad_y,
-                     (x2 - x1) * r, (y2 - y1) * r, cls, 0.9))
+    rows = [(*box, cls, 0.9) for box, cls, _ in manifest_boxes(manifest)]
     folder.mkdir()
     fixed_detector(folder / "detector.onnx", NAMES, rows, n_anchors=len(rows) + 8)
     return folder
