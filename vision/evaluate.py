@@ -191,20 +191,19 @@ class TwoStage:
         """Names and probabilities of boxes whose detector class is ``kinds`` (die or tile)."""
         names, best = [""] * len(boxes), np.zeros(len(boxes))
         is_die = np.array([k == "die" for k in kinds], bool)
-        for model, rows, allowed in ((self.dice, is_die, DIE_FACES),
-                                     (self.classifier, ~is_die if self.dice else None, None)):
-            if model is None:
-                continue
-            idx = np.flatnonzero(np.ones(len(boxes), bool) if rows is None else rows)
+        routes = ([(self.dice, is_die), (self.classifier, ~is_die)] if self.dice
+                  else [(self.classifier, np.ones(len(boxes), bool))])
+        for model, rows in routes:
+            idx = np.flatnonzero(rows)
             if not len(idx):
                 continue
             crops = [crop_box(image, boxes[i], model.size, CROP_PAD) for i in idx]
             probs = (symmetric_probs(crops, lambda c, m=model: m.probs(np.stack(c)))
-                     if allowed else model.probs(np.stack(crops)))
+                     if model is self.dice else model.probs(np.stack(crops)))
             die_mask = np.array([n in DIE_FACES for n in model.names])
             tile_mask = np.array([n in TILE_NAMES for n in model.names])
             for row, i in enumerate(idx):
-                mask = die_mask if (allowed or kinds[i] == "die") else tile_mask
+                mask = die_mask if kinds[i] == "die" else tile_mask
                 p = np.where(mask, probs[row], -1.0)
                 k = int(p.argmax())
                 names[i], best[i] = model.names[k], probs[row, k]
