@@ -474,7 +474,7 @@ class Detector:
         size = dice.imgsz[0]
         crops = [crop_box(image, dets.xyxy[i], size=size, pad=CROP_PAD) for i in todo]
         probs = symmetric_probs(crops, lambda c: self.classify_crops(c, dice))
-        faces = np.array(self.dice.classes.face, np.int8)
+        faces = np.array(dice.classes.face, np.int8)
         best = probs.argmax(axis=1)
         face, conf = dets.face.copy(), dets.confidence.copy()
         face[todo] = faces[best]

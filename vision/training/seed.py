@@ -33,6 +33,8 @@ def onnx_weights(path: Path) -> dict[str, np.ndarray]:
     return {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
 
 
+BN_EPS = 1e-3  # ultralytics Conv uses BatchNorm2d(eps=0.001)
+
 # a YOLO11n classifier shares the detector's backbone layers 0-8; its layer 9 is the
 # detector's layer 10 (C2PSA; the detector's 9 is SPPF)
 CLASSIFIER_RENAME = (("model.10.", "model.9."),)
@@ -60,11 +62,10 @@ def load_folded(model: object, weights: dict[str, np.ndarray],
             if state[f"{bn}.bias"].shape != tensor.shape:
                 skipped += 1
                 continue
-            eps = 1e-3  # ultralytics Conv uses BatchNorm2d(eps=0.001)
             new[f"{bn}.weight"] = torch.ones_like(tensor)
             new[f"{bn}.bias"] = tensor
             new[f"{bn}.running_mean"] = torch.zeros_like(tensor)
-            new[f"{bn}.running_var"] = torch.full_like(tensor, 1 - eps)
+            new[f"{bn}.running_var"] = torch.full_like(tensor, 1 - BN_EPS)
             loaded += 1
         elif name in state and state[name].shape == tensor.shape:
             new[name] = tensor
@@ -74,9 +75,6 @@ def load_folded(model: object, weights: dict[str, np.ndarray],
     state.update(new)
     model.load_state_dict(state)  # type: ignore[attr-defined]
     return loaded, skipped
-
-
-BN_EPS = 1e-3  # ultralytics Conv uses BatchNorm2d(eps=0.001)
 
 
 def identity_bn(model: object) -> list[tuple[str, object]]:
@@ -149,17 +147,16 @@ def calibration_batches(images: list[Path], imgsz: int, batch: int = 8,
     """Up to ``limit`` training images letterboxed to ``imgsz`` as RGB NCHW batches in 0..1."""
     import cv2
 
-    from vision.detector import letterbox
+    from vision.detector import letterbox, to_tensor
 
     chosen = images[:: max(1, len(images) // limit)][:limit]
-    tensors = []
+    boxes = []
     for path in chosen:
         img = cv2.imread(str(path))
         if img is None:
             raise ValueError(f"{path}: not a readable image")
-        boxed, _ = letterbox(img, (imgsz, imgsz))
-        tensors.append(boxed[:, :, ::-1].transpose(2, 0, 1).astype(np.float32) / 255)
-    return [np.stack(tensors[i:i + batch]) for i in range(0, len(tensors), batch)]
+        boxes.append(letterbox(img, (imgsz, imgsz))[0])
+    return [to_tensor(boxes[i:i + batch]) for i in range(0, len(boxes), batch)]
 
 
 def training_images(kind: str, data: Path) -> list[Path]:
