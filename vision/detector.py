@@ -134,8 +134,7 @@ def default_threads() -> int:
 class OnnxModel:
     """One onnxruntime session with its metadata, threads set for a small laptop CPU."""
 
-    def __init__(self, path: str | os.PathLike[str], threads: int | None = None,
-                 rebatch: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], threads: int | None = None) -> None:
         import onnxruntime as ort
 
         threads = default_threads() if threads is None else threads
@@ -161,47 +160,6 @@ class OnnxModel:
         self.names = parse_names(self.meta.get("names"), str(self.path))
         self.classes: ClassMap = class_map(self.names, str(self.path))
         self.imgsz = self._imgsz()
-        if rebatch and self.fixed_batch == 1:
-            self._rebatch(opts)
-
-    def _rebatch(self, opts: object) -> None:
-        """Let a model exported with batch 1 take batches: its reshapes that name the batch
-        as 1 are told to copy it from their input instead. Kept only if a batch gives the
-        same answers as one image at a time."""
-        import onnx
-        import onnxruntime as ort
-        from onnx import numpy_helper
-
-        model = onnx.load(str(self.path))
-        tensors = {t.name: t for t in model.graph.initializer}
-        consts = {n.output[0]: n.attribute[0].t for n in model.graph.node
-                  if n.op_type == "Constant" and n.attribute}
-        for node in model.graph.node:
-            if node.op_type != "Reshape":
-                continue
-            target = tensors.get(node.input[1]) or consts.get(node.input[1])
-            if target is None:
-                continue
-            shape = numpy_helper.to_array(target).copy()
-            if shape.size and shape[0] == 1:
-                shape[0] = 0  # 0: this dimension as in the input
-                target.CopyFrom(numpy_helper.from_array(shape, target.name))
-        model.graph.input[0].type.tensor_type.shape.dim[0].dim_param = "batch"
-        for out in model.graph.output:
-            out.type.tensor_type.shape.dim[0].dim_param = "batch"
-        del model.graph.value_info[:]
-        try:
-            session = ort.InferenceSession(model.SerializeToString(), opts,
-                                           providers=["CPUExecutionProvider"])
-            probe = np.random.default_rng(0).random((3, *self.input_shape[1:]), np.float32)
-            together = session.run(None, {self.input_name: probe})[0]
-            alone = np.concatenate([self.session.run(None, {self.input_name: probe[i:i + 1]})[0]
-                                    for i in range(3)])
-        except Exception:  # a graph this patch cannot open up: one image at a time it is
-            return
-        if together.shape == alone.shape and np.allclose(together, alone, atol=1e-4):
-            self.session = session
-            self.input_shape[0] = "batch"
 
     def _imgsz(self) -> tuple[int, int]:
         h, w = self.input_shape[2], self.input_shape[3]
@@ -299,10 +257,10 @@ class Detector:
                 raise FileNotFoundError(
                     f"{self.det.path} finds coarse classes {', '.join(self.det.names)} and needs "
                     f"the crop classifier, but there is none at {classifier}")
-            self.cls = OnnxModel(classifier, threads, rebatch=True)
+            self.cls = OnnxModel(classifier, threads)
         self.dice: OnnxModel | None = None
         if dice is not None:
-            self.dice = OnnxModel(dice, threads, rebatch=True)
+            self.dice = OnnxModel(dice, threads)
             if self.dice.meta.get("task") != "classify" or \
                     any(c != DIE_CLASS for c in self.dice.classes.class_id):
                 raise ValueError(f"{self.dice.path}: not a die-face classifier (names "

@@ -10,8 +10,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "export", help="export a training run to ONNX (needs the train extra)",
         description="Export RUN/weights/best.pt (or last.pt) to ONNX with ultralytics, static "
-                    "batch 1; the ONNX metadata keeps names, imgsz and task. Prints opset and "
-                    "input/output shapes.")
+                    "batch 1 (any batch for a classifier); the ONNX metadata keeps names, "
+                    "imgsz and task. Prints opset and input/output shapes.")
     p.add_argument("run", type=Path, help="a run folder or a .pt checkpoint")
     p.add_argument("--out", type=Path, help="ONNX path (default: next to the checkpoint)")
     p.add_argument("--imgsz", type=int, help="input size (default: the training size)")

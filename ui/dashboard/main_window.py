@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -273,6 +274,9 @@ class MainWindow(QMainWindow):
     def show_camera_status(self, kind: str, message: str) -> None:
         if kind == "no_models":
             self._no_models = message
+            print(f"warning: the camera runs without recognition: {message}", file=sys.stderr)
+        if kind == "failed":
+            print(f"warning: the camera failed: {message}", file=sys.stderr)
         live = tr("camera_no_models") if getattr(self, "_no_models", "") else tr("camera_ok")
         text = {"lost": tr("camera_lost"), "opened": live,
                 "reconnected": live, "no_models": tr("camera_no_models"),

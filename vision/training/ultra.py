@@ -103,9 +103,10 @@ def train(spec: TrainSpec, resume: bool = False) -> Path:
 def export_onnx(weights: Path, out: Path, imgsz: int | None = None, opset: int = 17,
                 simplify: bool = True, rename: dict[str, str] | None = None,
                 dynamic: bool = False) -> Path:
-    """Export a trained checkpoint to ONNX, keeping ultralytics' metadata: batch 1 and the
-    ``imgsz`` input, or with ``dynamic`` any batch, height and width (``imgsz`` then goes to
-    the metadata as the size to run at unless told otherwise).
+    """Export a trained checkpoint to ONNX, keeping ultralytics' metadata: batch 1 (free for a
+    classifier, :func:`~vision.training.batching.free_batch`) and the ``imgsz`` input, or with
+    ``dynamic`` any batch, height and width (``imgsz`` then goes to the metadata as the size to
+    run at unless told otherwise).
 
     ``rename`` changes class names in the metadata (e.g. ``tile_face`` -> ``tile``, the name the
     runtime reads), not their order.
@@ -133,6 +134,10 @@ def export_onnx(weights: Path, out: Path, imgsz: int | None = None, opset: int =
     out.parent.mkdir(parents=True, exist_ok=True)
     if produced.resolve() != out.resolve():
         shutil.copy2(produced, out)
+    if not dynamic and model.task == "classify":
+        from vision.training.batching import free_batch
+
+        free_batch(out, out)  # the runtime classifies a frame's crops in one batch
     return out
 
 
