@@ -25,6 +25,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--dice-crops", type=int, default=1,
                    help="prepare: classifier crops per training die, jittered and turned "
                         "(default 1; 8 gives every rotation and mirror)")
+    p.add_argument("--faces", type=Path,
+                   help="prepare: the tile-faces folder (other tile sets; held back by look)")
+    p.add_argument("--face-crops", type=int, default=1,
+                   help="prepare: classifier crops per training face (default 1)")
+    p.add_argument("--art", action="append", default=[], metavar="STYLE",
+                   help="prepare: add crops of this drawn-art style (repeatable; "
+                        "mjtable dataset synth --help lists them)")
+    p.add_argument("--art-crops", type=int, default=8,
+                   help="prepare: crops per drawn face and style (default 8)")
+    p.add_argument("--turn", action="store_true",
+                   help="prepare: give each tile crop a random quarter turn (both folds)")
+    p.add_argument("--small", type=float, default=0.0, metavar="P",
+                   help="prepare: shrink a tile crop to whole-table size (24-44 px wide) and "
+                        "back with probability P (both folds; default 0)")
     p.add_argument("--epochs", type=int, default=50)
     p.add_argument("--imgsz", type=int, default=320)
     p.add_argument("--batch", type=int, default=16)
@@ -56,13 +70,18 @@ def run(args: argparse.Namespace) -> int:
     from ui.cli import CommandError
 
     if args.kind == "prepare":
-        from vision.training.prepare import prepare
+        from vision.training.prepare import TableLook, prepare
 
         if not args.out:
             raise CommandError("prepare needs --out")
+        if not 0.0 <= args.small <= 1.0:
+            raise CommandError(f"--small is a probability in 0..1, got {args.small}")
         try:
             counts = prepare(args.data, args.dice, args.out, val_share=args.val_share,
-                             tile_crops=args.tile_crops, dice_crops=args.dice_crops)
+                             tile_crops=args.tile_crops, dice_crops=args.dice_crops,
+                             faces=args.faces, face_crops=args.face_crops,
+                             art=tuple(args.art), art_crops=args.art_crops,
+                             look=TableLook(turn=args.turn, small=args.small))
         except ValueError as exc:
             raise CommandError(str(exc)) from None
         print(" ".join(f"{k}={v}" for k, v in counts.items()))

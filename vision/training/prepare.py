@@ -7,7 +7,10 @@ One call builds, under ``out``:
 - ``detector/``: YOLO detect folder, classes ``tile_face, tile_back, die`` (the project's coarse
   set; ``tile_back`` has no real examples yet, synthetic scenes will add them);
 - ``classifier/``: ``train/<name>/`` and ``val/<name>/`` crops of the 42 tile kinds and
-  ``die1``..``die6``;
+  ``die1``..``die6``; optionally with faces of other tile sets (``tile-faces``, split by look) and
+  drawn art, tiles turned a random quarter turn (a table shows each seat's tiles its own way up)
+  and shrunk to whole-table size before the crop is cut (a 1080p overhead frame shows tiles
+  26-44 px wide, upscaled to the classifier's 64);
 - ``val/``: the held-back images with labels in classifier names, the folder ``mjtable eval`` reads.
 
 Only numpy and OpenCV are needed; images are linked, not copied, where the filesystem allows.
@@ -25,6 +28,7 @@ import cv2
 import numpy as np
 
 from datasets.classes import COARSE
+from datasets.faces import face_files, face_folds
 from scoring.tiles import CLASS_NAMES, NUM_TILES
 from vision.training.crops import CROP_SIZE, crop_box, dihedral, jitter_box
 
@@ -107,17 +111,103 @@ def _yaml_names(names: tuple[str, ...]) -> str:
     return "names:\n" + "".join(f"  {i}: '{n}'\n" for i, n in enumerate(names))
 
 
+@dataclass(frozen=True)
+class TableLook:
+    """How tile crops are made to look like a whole table's: ``turn`` gives each tile crop a
+    random quarter turn; with probability ``small`` a crop is shrunk to a tile width drawn from
+    ``width`` (pixels) and scaled back, as an overhead 1080p frame shows it."""
+
+    turn: bool = False
+    small: float = 0.0
+    width: tuple[int, int] = (24, 44)
+
+    def apply(self, crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        if self.small and rng.random() < self.small:
+            size = crop.shape[0]
+            w = int(rng.integers(self.width[0], self.width[1] + 1))
+            small = cv2.resize(crop, (w, round(w * 4 / 3)), interpolation=cv2.INTER_AREA)
+            crop = cv2.resize(small, (size, size), interpolation=cv2.INTER_AREA
+                              if rng.random() < 0.5 else cv2.INTER_LINEAR)
+        if self.turn:
+            crop = np.ascontiguousarray(np.rot90(crop, int(rng.integers(4))))
+        return crop
+
+
+FELT = ((60, 110, 40), (90, 60, 30), (70, 70, 70), (40, 50, 110), (120, 120, 110))  # BGR
+
+
+def _on_felt(face: np.ndarray, rng: np.random.Generator, margin: float = 0.25) -> tuple[
+        np.ndarray, np.ndarray]:
+    """``face`` (BGR, cropped to the tile) on a table colour with room around it, and its box:
+    runtime crops see a little table and the neighbours, not a face filling the frame."""
+    h, w = face.shape[:2]
+    mx, my = round(w * margin), round(h * margin)
+    base = np.array(FELT[int(rng.integers(len(FELT)))], np.float32) * rng.uniform(0.7, 1.3)
+    canvas = np.empty((h + 2 * my, w + 2 * mx, 3), np.uint8)
+    canvas[:] = np.clip(base, 0, 255).astype(np.uint8)
+    canvas[my:my + h, mx:mx + w] = face
+    return canvas, np.array([mx, my, mx + w, my + h], float)
+
+
+def art_tile(rgba: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A drawn face (RGBA, transparent background) printed on an ivory tile body, BGR."""
+    h, w = rgba.shape[:2]
+    ivory = np.array([rng.uniform(200, 245), rng.uniform(225, 250), rng.uniform(230, 255)])
+    body = np.empty((h, w, 3), np.float32)
+    body[:] = ivory
+    alpha = rgba[..., 3:4].astype(np.float32) / 255.0
+    face = rgba[..., 2::-1].astype(np.float32)  # RGBA to BGR
+    return np.clip(body * (1 - alpha) + face * alpha, 0, 255).astype(np.uint8)
+
+
+def _extra_faces(out: Path, faces: Path | None, art: tuple[str, ...], face_crops: int,
+                 art_crops: int, val_share: float, seed: int, crop_size: int, look: TableLook,
+                 rng: np.random.Generator, counts: dict[str, int]) -> None:
+    """Classifier crops from ``tile-faces`` (by look fold) and from drawn art (training only:
+    the drawn-art tables are measured on their own)."""
+    def write(fold: str, name: str, stem: str, image: np.ndarray, box: np.ndarray) -> None:
+        crop = crop_box(image, jitter_box(box, rng) if fold == "train" else box, crop_size)
+        dst = out / "classifier" / fold / name / f"{stem}.png"
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(dst), look.apply(crop, rng))
+        counts[f"{fold}_crops"] += 1
+
+    if faces is not None:
+        folds = face_folds(faces, val_share, seed)
+        for file, name in face_files(faces):
+            image = cv2.imread(str(faces / file))
+            if image is None:
+                raise ValueError(f"{faces / file}: not a readable image")
+            fold = folds[file]
+            stem = "faces_" + file.replace("/", "_").rsplit(".", 1)[0]
+            for c in range(face_crops if fold == "train" else 1):
+                canvas, box = _on_felt(image, rng)
+                write(fold, name, f"{stem}_{c}", canvas, box)
+    for style in art:
+        from datasets.art import load_style
+
+        for kind, rgba in load_style(style).items():
+            for c in range(art_crops):
+                canvas, box = _on_felt(art_tile(rgba, rng), rng)
+                write("train", TILE_NAMES[kind], f"art_{style}_{kind}_{c}", canvas, box)
+
+
 def prepare(tiles: Path, dice: Path | None, out: Path, val_share: float = 0.2, seed: int = 0,
             crop_size: int = CROP_SIZE, tile_crops: int = 1,
-            dice_crops: int = 1) -> dict[str, int]:
+            dice_crops: int = 1, faces: Path | None = None, face_crops: int = 1,
+            art: tuple[str, ...] = (), art_crops: int = 0,
+            look: TableLook = TableLook()) -> dict[str, int]:
     """Build the split, detector, classifier and validation folders; returns counts by kind.
 
     Each training box gives ``tile_crops`` (tiles) or ``dice_crops`` (dice) crops, each with
     its own jitter; the k-th die crop is also turned by :func:`dihedral` ``k % 8``, since a
-    few hundred dice photos hold too few poses. Validation keeps one plain crop per box.
+    few hundred dice photos hold too few poses. Validation keeps one crop per box. ``look``
+    turns and shrinks tile crops, in both folds, so validation measures the table's case;
+    ``faces`` and ``art`` add crops of other tile sets (:func:`_extra_faces`).
     """
-    if tile_crops < 1 or dice_crops < 1:
-        raise ValueError(f"crops per box must be at least 1, got {tile_crops} and {dice_crops}")
+    if tile_crops < 1 or dice_crops < 1 or face_crops < 1 or art_crops < 0:
+        raise ValueError(f"crops per box must be at least 1, got {tile_crops}, {dice_crops}, "
+                         f"{face_crops}; art crops at least 0, got {art_crops}")
     samples = list_samples(tiles, "tiles") + (list_samples(dice, "dice") if dice else [])
     folds: dict[str, str] = {}
     for source in ("tiles", "dice"):
@@ -172,11 +262,15 @@ def prepare(tiles: Path, dice: Path | None, out: Path, val_share: float = 0.2, s
                         break  # a sliver at the border: nothing to classify
                     if s.source == "dice" and c:
                         crop = dihedral(crop, c % 8)
+                    elif s.source == "tiles":
+                        crop = look.apply(crop, rng)
                     suffix = f"_{c}" if c else ""
                     dst = out / "classifier" / fold / n / f"{stem}_{k}{suffix}.png"
                     dst.parent.mkdir(parents=True, exist_ok=True)
                     cv2.imwrite(str(dst), crop)
                     counts[f"{fold}_crops"] += 1
+    _extra_faces(out, faces, art, face_crops, art_crops, val_share, seed, crop_size, look, rng,
+                 counts)
     for fold in ("train", "val"):  # ultralytics wants every class folder in both folds
         for n in CLASSIFIER_NAMES:
             (out / "classifier" / fold / n).mkdir(parents=True, exist_ok=True)
