@@ -11,7 +11,7 @@ rate.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -29,11 +29,12 @@ from vision.reading import (
     build_record,
     calibrate,
     count_problems,
-    scoring_melds,
+    legal_reading,
     seat_states,
+    showing_fourteen,
     table_waits,
 )
-from vision.repair import Repair, repair, winning_test
+from vision.repair import Repair, winning_test
 from vision.stability import Stabilizer, VisionEvent, events_between, state_is_plausible
 
 THUMB = (96, 54)
@@ -67,6 +68,7 @@ class Pipeline:
         detector: a :class:`vision.detector.Detector`; default: the models in ``models``
             (a folder; default: the shipped ``models/``).
         ruleset: used for winning shapes (repair, waits) and where the wall breaks.
+        options: the ruleset's house-rule options (as in a hand record), used the same way.
         dealer: the dealer's seat (who rolls the dice).
         corners: the table's corners in pixels; default: found in the first frame (or
             estimated from its tiles).
@@ -79,7 +81,8 @@ class Pipeline:
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
                  detector: Any = None, *, models: str | Path | None = None,
-                 ruleset: str | None = None, dealer: int = 0,
+                 ruleset: str | None = None, options: Mapping[str, Any] | None = None,
+                 dealer: int = 0,
                  corners: Sequence[Sequence[float]] | None = None, bottom_seat: int = 0,
                  stable_frames: int = 5,
                  motion: float = 1.5, settle: bool = True, layout: TableLayout | None = None,
@@ -90,6 +93,7 @@ class Pipeline:
             detector = load_detector(models)
         self.detector = detector
         self.ruleset = ruleset
+        self.options: dict[str, Any] = dict(options or {})
         self.dealer = dealer
         self.corners = corners
         self.bottom_seat = bottom_seat
@@ -204,13 +208,8 @@ class Pipeline:
             table, fixed = self._last_reading  # same detections, same reading
         else:
             table = read_table(dets, self.calibration, self.layout)
-            must = {}
-            for s in table.seats:
-                if s.tile_count == 14 and s.hidden == 0 and s.hand:
-                    must[s.seat] = winning_test(self.ruleset, scoring_melds(s.melds, s.seat))
-            fixed = repair(table, must, time_budget=REPAIR_BUDGET)
-            if not fixed.legal and must:
-                fixed = repair(table, {}, time_budget=REPAIR_BUDGET)
+            fixed, _ = legal_reading(table, self.ruleset, showing_fourteen(table), self.options,
+                                     indicator=self.indicator, time_budget=REPAIR_BUDGET)
             self._last_reading = (table, fixed)
         events = [] if reused and not unchanged else self._stabilize(frame, table, fixed)
         timings["read"] = time.perf_counter() - t1
@@ -222,6 +221,16 @@ class Pipeline:
 
     def _stabilize(self, frame: Frame, table: TableReading, fixed: Repair) -> list[VisionEvent]:
         events: list[VisionEvent] = []
+        # the indicator first: it decides which tiles are wild, so whether a hand is finished
+        if table.indicator is not None:
+            got_ind = self.stability.update("indicator", table.indicator)
+            if got_ind is not None and got_ind != self.indicator:
+                self.indicator = got_ind
+                events.append(VisionEvent("indicator", {"tile": TILE_NAMES[got_ind]},
+                                          frame.index, frame.timestamp))
+                for held in self.hands:  # a hand seen before the indicator may be finished
+                    if held is not None:
+                        events += self._win_check(held, frame)
         legal = fixed.legal
         problems = set(count_problems(table))
         for state in seat_states(table):
@@ -236,12 +245,6 @@ class Pipeline:
                 self.hands[state.seat] = got
                 events += self._win_check(got, frame)
         events += self._dice(frame, table)
-        if table.indicator is not None:
-            got_ind = self.stability.update("indicator", table.indicator)
-            if got_ind is not None and got_ind != self.indicator:
-                self.indicator = got_ind
-                events.append(VisionEvent("indicator", {"tile": TILE_NAMES[got_ind]},
-                                          frame.index, frame.timestamp))
         changes = [str(c) for c in fixed.changes] if legal else []
         if changes and changes != self._last_changes:  # once per repair, not every frame
             events.append(VisionEvent("repaired", {"changes": changes}, frame.index,
@@ -268,10 +271,10 @@ class Pipeline:
         self.rolls.append(got.faces)
         events = [VisionEvent("dice", {"seat": self.dealer, "dice": list(got.faces)},
                               frame.index, frame.timestamp)]
-        wb, note = (wall_break(self.ruleset, self.dealer, self.rolls[-2:])
+        wb, note = (wall_break(self.ruleset, self.dealer, self.rolls[-2:], self.options)
                     if self.ruleset else (None, "no ruleset"))
         if wb is None and self.ruleset and len(self.rolls) > 1:
-            wb, note = wall_break(self.ruleset, self.dealer, self.rolls[-1:])
+            wb, note = wall_break(self.ruleset, self.dealer, self.rolls[-1:], self.options)
         self.dice = replace(got, wall_break=wb, note=note)
         if wb is not None:
             events.append(VisionEvent("wall_broken", {"wall_seat": wb.wall_seat,
@@ -285,7 +288,8 @@ class Pipeline:
         from scoring.record import Meld
 
         melds = tuple(Meld(type=t, tiles=m, from_seat=f) for t, m, f in state.melds)
-        if not winning_test(self.ruleset, melds)(list(state.concealed)):
+        ctx = {"indicator": self.indicator} if self.indicator is not None else {}
+        if not winning_test(self.ruleset, melds, dict(self.options), ctx)(list(state.concealed)):
             return []
         self.won.add(state.seat)
         return [VisionEvent("win", {"seats": [state.seat],
@@ -301,8 +305,8 @@ class Pipeline:
             winner = next(iter(self.won))
         return build_record(result.table, ruleset=self.ruleset or "shanghai",
                             dealer=self.dealer, winner=winner, by=by, from_seat=from_seat,
-                            dice=self.dice)
+                            dice=self.dice, options=self.options)
 
     def waits(self, result: FrameResult) -> dict[int, list[tuple[int, int]]]:
         """听 per seat for a frame's table (seats showing 13 tiles face up)."""
-        return table_waits(result.table, self.ruleset)
+        return table_waits(result.table, self.ruleset, self.options)

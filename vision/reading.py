@@ -95,7 +95,7 @@ def scoring_melds(melds: Sequence[MeldReading], seat: int) -> tuple[Meld, ...]:
 
 def candidate_winner(reading: TableReading) -> int | None:
     """The one seat that lays down 14 tiles face up, if exactly one does."""
-    seats = [s.seat for s in reading.seats if s.tile_count == 14 and s.hidden == 0 and s.hand]
+    seats = showing_fourteen(reading)
     return seats[0] if len(seats) == 1 else None
 
 
@@ -241,6 +241,37 @@ def _holds_tiles(corners: np.ndarray, dets: TileDetections, share: float = 0.98)
     return float(np.mean(inside)) >= share
 
 
+def showing_fourteen(reading: TableReading) -> list[int]:
+    """Seats that lay down 14 tiles face up: each may be showing a win."""
+    return [s.seat for s in reading.seats if s.tile_count == 14 and s.hidden == 0 and s.hand]
+
+
+def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[int],
+                  options: Mapping[str, Any] | None = None, *, indicator: Tile | None = None,
+                  keep_unfinished: bool = False,
+                  time_budget: float = 1.0) -> tuple[Repair, list[int]]:
+    """The most probable legal reading of ``table`` (repaired in place) with each of
+    ``winners`` holding a finished hand under the ruleset, its options and the table's
+    indicator (or ``indicator``, a tracked one); the one step that photos and video share.
+
+    When no probable reading finishes them all, the reading is repaired without that demand
+    (unless ``keep_unfinished``, for a winner the caller named) and no seat is returned as
+    finished. Returns the repair and the winners whose hands it finishes.
+    """
+    ind = table.indicator if table.indicator is not None else indicator
+    ctx = {"indicator": ind} if ind is not None else {}
+    must = {}
+    for seat in winners:
+        melds = scoring_melds(table.seats[seat].melds, seat)
+        must[seat] = winning_test(ruleset, melds, dict(options or {}), ctx)
+    fixed = repair(table, must, time_budget=time_budget)
+    if fixed.legal or not must:
+        return fixed, list(must)
+    if keep_unfinished:
+        return fixed, []
+    return repair(table, {}, time_budget=time_budget), []
+
+
 def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: str,
                     dealer: int = 0, winner: int | None = None, by: str | None = None,
                     from_seat: int | None = None, winning_tile: Tile | None = None,
@@ -253,18 +284,13 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
     auto = winner is None
     if auto:
         winner = candidate_winner(table)
-    must = {}
-    if winner is not None:
-        melds = scoring_melds(table.seats[winner].melds, winner)
-        ctx = {"indicator": table.indicator} if table.indicator is not None else {}
-        must[winner] = winning_test(ruleset, melds, dict(options or {}), ctx)
-    fixed = repair(table, must)
-    if not fixed.legal and auto and winner is not None:
+    fixed, finished = legal_reading(table, ruleset, [] if winner is None else [winner], options,
+                                    keep_unfinished=not auto)
+    if auto and winner is not None and winner not in finished:
         # 14 tiles that no probable reading makes a finished hand: a player mid-turn, no win
         notes.append(f"seat {winner} holds 14 tiles but no probable reading is a finished "
                      "hand; recorded as no win")
         winner = None
-        fixed = repair(table, {})
     if not fixed.legal:
         notes.append("impossible reading left as seen: " + "; ".join(fixed.problems))
     for c in fixed.changes:

@@ -174,3 +174,32 @@ def test_found_corners_that_cut_through_the_tiles_are_not_trusted() -> None:
     assert find_table_corners(image) is not None
     assert calibrate(image).guessed is False  # without tiles to check, the corners stand
     assert calibrate(image, dets=dets).guessed is True
+
+
+class _Still:
+    """A detector that reports the same detections for every frame."""
+
+    def __init__(self, dets) -> None:
+        self.dets = dets
+
+    def detect(self, image: np.ndarray):
+        return self.dets
+
+
+def test_live_liaoyang_win_uses_the_indicator_like_a_photo() -> None:
+    """Seat 0's 14 tiles are finished only with 8p as 混 (the indicator 7p's next tile): the
+    live pipeline must find the win the photo path finds, through the same reading step."""
+    from vision.pipeline import Pipeline
+
+    scene = Scene(seats=[SeatSpec(hand="123m456p789s111p5s8p"), SeatSpec(), SeatSpec(),
+                         SeatSpec()], wall=144, indicator="7p")
+    dets, calib = _dets(scene)
+    photo = read_detections(dets, calib, ruleset="liaoyang")
+    assert photo.record["wins"] and photo.record["wins"][0]["seat"] == 0
+    corners = table_corners(top_down())
+    pipe = Pipeline(None, _Still(dets), ruleset="liaoyang", corners=corners.tolist(),
+                    stable_frames=2)
+    frame = np.zeros((1080, 1080, 3), np.uint8)
+    events = [e for k in range(4) for e in pipe.process(frame, k, float(k)).events]
+    assert [e.data["seats"] for e in events if e.type == "win"] == [[0]]
+    assert pipe.indicator == parse_tiles("7p")[0]

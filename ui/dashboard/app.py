@@ -70,6 +70,7 @@ def build_window(opts: RunOptions):
         source = opts.camera if opts.camera is not None else default_source()
         match = panel.match
         worker = CameraWorker(source, ruleset=match.ruleset if match else None,
+                              options=dict(match.options) if match else None,
                               dealer=match.dealer if match else 0, realtime=opts.realtime,
                               models=opts.models, bottom_seat=opts.bottom_seat,
                               detector=opts.detector, parent=window)

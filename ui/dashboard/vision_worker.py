@@ -112,13 +112,15 @@ class CameraWorker(QThread):
     status = Signal(str, str)  # kind ("opened", "lost", "reconnected", "ended", ...), message
     reading = Signal(object, object)  # vision.pipeline.FrameResult, waits per seat
 
-    def __init__(self, source: Any, ruleset: str | None = None, dealer: int = 0,
+    def __init__(self, source: Any, ruleset: str | None = None,
+                 options: dict[str, Any] | None = None, dealer: int = 0,
                  loop: bool = True, realtime: bool = True, models: str | Path | None = None,
                  bottom_seat: int = 0, detector: Any = None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.source = source
         self.ruleset = ruleset
+        self.options = dict(options or {})
         self.dealer = dealer
         self.loop = loop
         self.realtime = realtime
@@ -189,7 +191,8 @@ class CameraWorker(QThread):
     def _recognize(self, detector: Any) -> None:
         from vision.pipeline import Pipeline
 
-        pipeline = Pipeline(self.source, detector, ruleset=self.ruleset, dealer=self.dealer,
+        pipeline = Pipeline(self.source, detector, ruleset=self.ruleset, options=self.options,
+                            dealer=self.dealer,
                             bottom_seat=self.bottom_seat,
                             capture_options={"realtime": self.realtime})
         try:
