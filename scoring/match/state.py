@@ -136,10 +136,10 @@ class MatchState:
             raise EventRefused("amendments are resolved by replay, not applied")
         new = self.clone()
         if isinstance(event, HandRecorded):
-            if self.hand is not None:
-                raise EventRefused(f"hand {len(self.hands) + 1} is in play "
-                                   f"({self.hand_events} events): finish it first")
-            record, settlement = score_record(self._fill_record(event.record))
+            data = self._fill_record(event.record)
+            if self.hand is not None:  # followed live so far, typed in from here
+                data = self._with_live_context(data, self.hand)
+            record, settlement = score_record(data)
             new._finish_hand(record, settlement, "entered", seq)
             return new
         if isinstance(event, PlayerLeft):
@@ -187,6 +187,20 @@ class MatchState:
             context[key] = value
         data["context"] = context
         return data
+
+    def _with_live_context(self, data: dict[str, Any], hand: HandState) -> dict[str, Any]:
+        """A record typed in for a hand whose start was logged live (the dice, the indicator):
+        it takes what the log saw, and must not contradict it."""
+        context = dict(data.get("context") or {})
+        seen = hand.record_json("draw", [])["context"]
+        for key in ("dice", "indicator"):
+            if key not in seen:
+                continue
+            if key in context and context[key] != seen[key]:
+                raise EventRefused(f"hand {len(self.hands) + 1} was logged with {key} "
+                                   f"{seen[key]}, the record says {context[key]!r}")
+            context[key] = seen[key]
+        return {**data, "context": context}
 
     def _finish_hand(self, record: HandRecord, settlement: Settlement, source: str,
                      seq: int) -> None:

@@ -165,3 +165,23 @@ def test_a_new_winner_of_an_early_hand_is_corrected_with_the_hands_it_moves(
     assert m.totals == [9, 1, 0, -10] and m.problem is None
     assert [a.event.target for a in m.amendments] == [first, second]
     assert store.replay(mid).totals == m.totals
+
+
+def test_a_typed_hand_after_live_dice_finishes_that_hand(store: MatchStore) -> None:
+    """The camera logged the dice; the referee types the hand in: one match, the record takes
+    the logged dice, a contradicting record is refused, and replay agrees."""
+    mid = store.new_match("shandong", {}, ["a", "b", "c", "d"], 0)
+    store.append_event(mid, ev.DiceRolled(seat=0, dice=(3, 5)), who="camera")
+    record = case("shandong", "01-tuidaohe-discard")
+    wrong = json.loads(json.dumps(record))
+    wrong.setdefault("context", {})["dice"] = [2, 2]
+    with pytest.raises(EventRefused, match="logged with dice"):
+        store.add_hand(mid, wrong)
+    record.get("context", {}).pop("dice", None)
+    m = store.add_hand(mid, record, who="ref")
+    assert m.hand is None and len(m.hands) == 1
+    assert m.hands[0].record.context.dice == (3, 5)
+    assert m.totals == [0, 8, 0, -8]
+    store.append_event(mid, ev.DiceRolled(seat=m.dealer, dice=(1, 2)), who="camera")
+    assert store.load(mid).hand is not None  # the next hand starts live again
+    assert MatchStore.open(store.path).load(mid).totals == [0, 8, 0, -8]  # replayed from disk
