@@ -268,8 +268,9 @@ class Pipeline:
         got = self.stability.update("dice", dice, None if dice is None else dice.faces)
         if got is None:
             return []
+        roller = self._roller()
         self.rolls.append(got.faces)
-        events = [VisionEvent("dice", {"seat": self.dealer, "dice": list(got.faces)},
+        events = [VisionEvent("dice", {"seat": roller, "dice": list(got.faces)},
                               frame.index, frame.timestamp)]
         wb, note = (wall_break(self.ruleset, self.dealer, self.rolls[-2:], self.options)
                     if self.ruleset else (None, "no ruleset"))
@@ -281,6 +282,16 @@ class Pipeline:
                                                       "stacks": wb.stacks_skipped},
                                       frame.index, frame.timestamp))
         return events
+
+    def _roller(self) -> int:
+        """Who throws the next roll: the dealer first; after that, the seat the ruleset's wall
+        break names for the second roll (Liaoyang's, counted from the dealer's throw)."""
+        if not self.rolls or not self.ruleset:
+            return self.dealer
+        wb, _ = wall_break(self.ruleset, self.dealer, [self.rolls[-1], (1, 1)], self.options)
+        if wb is not None and len(wb.rollers) > 1:
+            return int(wb.rollers[1])
+        return self.dealer
 
     def _win_check(self, state: SeatState, frame: Frame) -> list[VisionEvent]:
         if state.hidden or state.tile_count != 14 or state.seat in self.won:

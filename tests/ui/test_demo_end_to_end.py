@@ -11,6 +11,7 @@ comes out unsure (45% f6, 35% f1), so the camera view offers a correction.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from ui.dashboard import i18n
 from ui.dashboard.app import RunOptions, build_window
 from ui.dashboard.core import TileRef
 from ui.dashboard.palette import TilePalette
+from vision.stability import VisionEvent
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "vision" / "samples"
@@ -133,6 +135,18 @@ def test_demo_recognizes_scores_corrects_logs_and_drives_the_table(demo, qtbot,
     assert "flower removed: f1" in logged.note and "discard from 1" in logged.note
     assert window.match_panel.table.item(0, 4).text() == "+6 → 6"
     assert window.match_panel.match.dealer == 2  # the winner deals again
+    # the camera's dice went into the log as they settled, and the typed-in corrections joined
+    # them in the same hand
+    assert [(e.event.type, e.who) for e in match.log if e.event.type == "dice"] == [
+        ("dice", "camera")]
+    assert sorted(match.hands[0].record.context.dice) == [1, 2]
+
+    # the same showdown seen again (the video loops) is not a second hand
+    again = dataclasses.replace(window.last_reading, events=[
+        VisionEvent("win", {"seats": [2], "tile": "9m"}, 0, 0.0)])
+    window.show_reading(again, {})
+    assert window.session.record is None
+    assert "not added twice" in window.statusBar().currentMessage()
 
     # the Table tab's buttons reach the simulated table
     panel = window.table_panel

@@ -85,6 +85,9 @@ _TEXT: dict[str, tuple[str, str]] = {
     "no_hand_to_correct": ("No hand to correct yet: a recognized win or a loaded record comes "
                            "first.", "尚无可更正的牌局：需先识别和牌或载入记录。"),
     "recognized": ("Hand recognized", "已识别和牌"),
+    "showdown_seen_again": ("The camera shows the hand just logged again; not added twice.",
+                            "摄像头再次看到刚记录的这手牌；不重复记录。"),
+    "not_logged": ("not logged", "未记录"),
     "recognized_pending": ("A win was recognized; confirm or clear the current hand first.",
                            "已识别新的和牌；请先确认或清除当前牌局。"),
     "not_usable": ("Recognized win not usable", "识别的和牌无法使用"),

@@ -40,6 +40,7 @@ from ui.errors import CommandError
 # (row, column, column span): top and bottom seats take the whole width
 SEAT_CELLS = {0: (2, 0, 3), 1: (1, 2, 1), 2: (0, 0, 3), 3: (1, 0, 1)}
 SIDE_WIDTH = 200  # left and right seat panels
+LIVE_EVENTS = ("dice", "wall_broken", "indicator")  # camera events logged as they happen
 
 
 class MainWindow(QMainWindow):
@@ -54,6 +55,8 @@ class MainWindow(QMainWindow):
         self.live: list[Seat] | None = None  # what the camera shows while no hand is finished
         self.live_waits: dict[int, list[tuple[int, int]]] = {}
         self.live_hidden: dict[int, int] = {}
+        self.last_reading: Any = None  # the camera's latest vision.pipeline.FrameResult
+        self.closing = False
         self.camera: Any = None
         self.correction_log: list[Correction] = []
 
@@ -88,6 +91,10 @@ class MainWindow(QMainWindow):
         self.store = store
         self.match_panel: MatchPanel | None = None
         self.logged_seq: int | None = None  # the log event of a confirmed hand being corrected
+        # (winner, seat state key) of the camera's showdown being scored, and of the last one
+        # confirmed: the same showdown seen again is not a new hand
+        self.pending_showdown: tuple[int, Any] | None = None
+        self.confirmed_showdown: tuple[int, Any] | None = None
         if store is not None:
             self.match_panel = MatchPanel(store)
             self.match_panel.matchChanged.connect(self.show_match)
@@ -197,22 +204,56 @@ class MainWindow(QMainWindow):
         """Live seats while a hand is played; a recognized win becomes the hand to score."""
         from ui.dashboard.vision_worker import hidden_counts, live_seats, suggestions_from
 
+        if self.closing:
+            return
         self.live = live_seats(result)
+        self.last_reading = result
         self.live_waits = waits
         self.live_hidden = hidden_counts(result)
         for event in result.events:
+            if event.type in LIVE_EVENTS:
+                self.log_live_event(event.type, event.data)
             if event.type == "dice" and self.match_panel is not None:
                 a, b = event.data["dice"][:2]
                 self.match_panel.add_roll(int(a), int(b))
             elif event.type == "win":
-                if self.session.record is None or (self.session.source == "sample"
-                                                   and not self.session.corrections):
-                    self.take_recognized_win(result, event.data["seats"][0],
-                                             suggestions_from(result))
+                winner = event.data["seats"][0]
+                state = result.hands[winner] if winner < len(result.hands) else None
+                key = None if state is None else (winner, state.key)
+                if key is not None and key == self.confirmed_showdown:
+                    # the showdown just logged, seen again (a looping video, a camera glitch)
+                    self.statusBar().showMessage(tr("showdown_seen_again"), 8000)
+                elif self.session.record is None or (self.session.source == "sample"
+                                                     and not self.session.corrections):
+                    self.take_recognized_win(result, winner, suggestions_from(result))
+                    self.pending_showdown = key
                 else:
                     self.statusBar().showMessage(tr("recognized_pending"), 10000)
         if self.session.record is None:
             self.refresh_seats()
+
+    def log_live_event(self, kind: str, data: dict[str, Any]) -> None:
+        """Dice, the wall break and the indicator seen by the camera go into the match log
+        (who: camera); one the match refuses is shown, and the hand goes on without it."""
+        from scoring.match import events as ev
+        from scoring.match.errors import EventRefused
+
+        panel = self.match_panel
+        if panel is None or panel.match_id is None or self.store is None:
+            return
+        event: Any
+        if kind == "dice":
+            event = ev.DiceRolled(seat=int(data["seat"]), dice=tuple(data["dice"][:2]))
+        elif kind == "wall_broken":
+            event = ev.WallBroken(wall_seat=data.get("wall_seat"), stacks=data.get("stacks"))
+        else:
+            event = ev.IndicatorTurned(tile=str(data["tile"]))
+        try:
+            self.store.append_event(panel.match_id, event, who="camera")
+        except (EventRefused, ValueError) as exc:
+            self.statusBar().showMessage(f"{tr('not_logged')}: {exc}", 10000)
+            return
+        panel.refresh()
 
     def take_recognized_win(self, result: Any, winner: int,
                             suggestions: dict[TileRef, list[tuple[int, float]]]) -> None:
@@ -379,6 +420,9 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(str(exc), 10000)
             return
         self.logged_seq = None
+        if self.session.source == "camera":
+            self.confirmed_showdown = self.pending_showdown
+        self.pending_showdown = None
         self.session.clear()
         panel.refresh()
         self.statusBar().showMessage(tr("confirm_hand") + " ✓", 4000)
@@ -403,6 +447,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if getattr(self, "camera", None) is not None:
             self.camera.stop()
+        self.closing = True  # readings already queued must not reach a closing match log
         self.table_bridge.shutdown()
         super().closeEvent(event)
 
