@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,29 @@ def test_a_change_that_breaks_the_counts_is_refused(session: HandSession) -> Non
 def test_pung_correction_corrects_the_whole_pung(session: HandSession) -> None:
     session.replace_tile(TileRef(1, "melds", 1, 0), tile_from_name("S"), "ref", "misread")
     assert session.record.seats[1].melds[0].tiles == (tile_from_name("S"),) * 3
+
+
+def test_one_naming_of_seats_wind_and_player() -> None:
+    from ui.dashboard import i18n
+
+    i18n.set_language("en")
+    assert i18n.seat_name(1, 0, ["Ann", "Bo", "Chen", "Dee"]) == "南 Bo"
+    assert i18n.seat_name(0, 1) == "北 Player 1"
+    i18n.set_language("zh")
+    try:
+        assert i18n.seat_name(0, 1) == "北 玩家1"
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize(("lang", "want"), [("zh_CN.UTF-8", "zh"), ("en_US.UTF-8", "en"),
+                                            ("C", "en")])
+def test_language_follows_the_system_locale(lang: str, want: str) -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LANG": lang, "LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": ""}
+    out = subprocess.run([sys.executable, "-c", "from ui.dashboard.i18n import system_language;"
+                          "print(system_language())"], env=env, capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == want

@@ -25,7 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "default: the shipped models")
     p.add_argument("--bottom-seat", type=int, choices=range(4), default=0, metavar="SEAT",
                    help="the seat (0-3) at the bottom edge of the camera picture (default 0)")
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="label language")
+    p.add_argument("--lang", choices=("en", "zh"), default=None,
+                   help="label language (default: the system's, Chinese for a zh locale)")
     p.add_argument("--operator", default=os.environ.get("USER", "operator"),
                    help="name written into the log with each correction")
     p.add_argument("--screenshot", type=Path, help="save the window as PNG, then exit")
@@ -39,13 +40,15 @@ def run(args: argparse.Namespace) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from ui.dashboard.app import SAMPLE_HAND, RunOptions
     from ui.dashboard.app import run as run_app
+    from ui.dashboard.i18n import system_language
 
     if args.hand is not None and not args.hand.is_file():
         raise CommandError(f"--hand {args.hand}: no such file")
     if args.models is not None and not (args.models / "detector.onnx").is_file():
         raise CommandError(f"--models {args.models}: no detector.onnx in that folder")
     opts = RunOptions(camera=args.camera, port=args.port, match=args.match, db=args.db,
-                      lang=args.lang, operator=args.operator, screenshot=args.screenshot,
+                      lang=args.lang or system_language(), operator=args.operator,
+                      screenshot=args.screenshot,
                       exit_after=args.exit_after, hand=args.hand or SAMPLE_HAND,
                       models=args.models, bottom_seat=args.bottom_seat)
     return run_app(opts)

@@ -56,8 +56,7 @@ def build_window(opts: RunOptions):
         if matches:
             panel.open_match(matches[-1].id)
         else:
-            panel.new_match("shandong", {}, [i18n.tr("player_n").format(k + 1)
-                                             for k in range(4)], 0)
+            panel.new_match("shandong", {}, i18n.default_players(), 0)
     if opts.hand is not None:
         try:
             record = json.loads(opts.hand.read_text(encoding="utf-8"))

@@ -173,6 +173,13 @@ def install_qt_translations(app: object) -> None:
             _qt_translator = translator
 
 
+def system_language() -> str:
+    """``zh`` when the system's locale is Chinese (LANG, LC_ALL, or the desktop's), else ``en``."""
+    from PySide6.QtCore import QLocale
+
+    return "zh" if QLocale.system().language() == QLocale.Language.Chinese else "en"
+
+
 def language() -> str:
     return "en" if _lang == 0 else "zh"
 
@@ -189,3 +196,14 @@ def word(key: str) -> str:
 
 def wind(seat: int, dealer: int) -> str:
     return WINDS[(seat - dealer) % 4]
+
+
+def default_players() -> list[str]:
+    """Names of a match's players before anyone types theirs."""
+    return [tr("player_n").format(k + 1) for k in range(4)]
+
+
+def seat_name(seat: int, dealer: int, players: list[str] | None = None) -> str:
+    """The one naming of a seat everywhere on screen: its wind this hand and its player."""
+    names = players or default_players()
+    return f"{wind(seat, dealer)} {names[seat]}"

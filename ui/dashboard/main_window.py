@@ -28,7 +28,7 @@ from scoring.waiting import seat_waits
 from ui.commands.waits import parse_meld
 from ui.dashboard.camera_view import CameraView, Overlay
 from ui.dashboard.core import Correction, HandSession, TileRef
-from ui.dashboard.i18n import tr, word
+from ui.dashboard.i18n import default_players, seat_name, tr, word
 from ui.dashboard.match_panel import MatchPanel
 from ui.dashboard.palette import TilePalette
 from ui.dashboard.scoring_panel import ScoringPanel
@@ -50,7 +50,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(tr("app_title"))
         self.session = session or HandSession()
         self.operator = operator
-        self.players = players or [f"{tr('seat')} {k}" for k in range(4)]
+        self.players = players or default_players()
         self.totals: list[float] | None = None
         self.live: list[Seat] | None = None  # what the camera shows while no hand is finished
         self.live_waits: dict[int, list[tuple[int, int]]] = {}
@@ -275,7 +275,7 @@ class MainWindow(QMainWindow):
 
         win = self.session.record.wins[0] if self.session.record else None
         if win is not None:
-            who = f"{self.players[win.seat]} ({win.seat})"
+            who = seat_name(win.seat, self.session.record.dealer, self.players)
             self.statusBar().showMessage(tr("recognized_as").format(
                 who, TILE_NAMES[win.tile], word(win.by)), 15000)
             self.statusBar().setToolTip("\n".join(notes))
@@ -439,6 +439,8 @@ class MainWindow(QMainWindow):
 
     def show_match(self, match: Any) -> None:
         self.players = list(match.players)
+        self.scoring.players = self.players
+        self.scoring.refresh()
         self.totals = list(match.totals)
         self.refresh_seats()
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from scoring.rulesets.registry import get_ruleset, known_rulesets, ruleset_options
-from ui.dashboard.i18n import tr, wind, word
+from ui.dashboard.i18n import default_players, seat_name, tr, word
 
 
 class NewMatchDialog(QDialog):
@@ -44,7 +44,7 @@ class NewMatchDialog(QDialog):
         for name in known_rulesets():
             self.ruleset.addItem(word(name), name)
         form.addRow(tr("ruleset"), self.ruleset)
-        self.names = [QLineEdit(tr("player_n").format(k + 1)) for k in range(4)]
+        self.names = [QLineEdit(name) for name in default_players()]
         for k, edit in enumerate(self.names):
             form.addRow(f"{tr('seat')} {k}", edit)
         self.dealer = QComboBox()
@@ -252,7 +252,7 @@ class MatchPanel(QWidget):
         for r, h in enumerate(hands):
             st = h.settlement
             what = "荒庄" if st.outcome == "draw" else " ".join(
-                f"{wind(w.seat, h.record.dealer)} {w.pattern}" for w in st.wins)
+                f"{seat_name(w.seat, h.record.dealer, m.players)} {w.pattern}" for w in st.wins)
             # each player's payment, then the running total after the hand
             cells = [str(h.number), what,
                      *(f"{p:+g} → {t:g}" for p, t in zip(st.payments, h.totals_after, strict=True))]

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.dashboard.core import HandSession
-from ui.dashboard.i18n import tr, wind, word
+from ui.dashboard.i18n import seat_name, tr, word
 
 
 def _row(parent: QTreeWidgetItem | None, texts: list[str]) -> QTreeWidgetItem:
@@ -51,6 +51,7 @@ class ScoringPanel(QWidget):
     def __init__(self, session: HandSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        self.players: list[str] | None = None  # the match's names (i18n.seat_name)
         layout = QVBoxLayout(self)
         self.title = QLabel()
         self.title.setWordWrap(True)
@@ -114,7 +115,8 @@ class ScoringPanel(QWidget):
             self.how.addItem(word("self_draw"), "self_draw:-1")
             for k in range(4):
                 if k != w.seat:
-                    self.how.addItem(f"{word('discard')} · {wind(k, record.dealer)}{k}",
+                    self.how.addItem(f"{word('discard')} · "
+                                     f"{seat_name(k, record.dealer, self.players)}",
                                      f"discard:{k}")
             # data "by:from": a plain string survives the trip through Qt unchanged
             current = f"{w.by}:{-1 if w.from_seat is None else w.from_seat}"
@@ -171,7 +173,7 @@ class ScoringPanel(QWidget):
         dealer = record.dealer
 
         def seat(k: int) -> str:
-            return f"{wind(k, dealer)}{k}"
+            return seat_name(k, dealer, self.players)
 
         source = f" · <span style='color:#777'>{tr('source')} {word(s.source)}</span>" \
             if s.source else ""
