@@ -103,16 +103,23 @@ def _import(src: Path, out: Path, *, names: tuple[str, ...], val_fraction: float
 def import_tiles_real(src: Path | str, out: Path | str, val_fraction: float = 0.2, seed: int = 0,
                       link: str = "symlink", overwrite: bool = False) -> ImportSummary:
     """Import ``tiles-real`` (classes 0..41 already in the project order) with a grouped split."""
-    names = class_names("tiles43")
     src = Path(src)
+    return _import_tiles43(src, Path(out), val_fraction, seed, link, overwrite,
+                           _read_group_csv(src))
+
+
+def _import_tiles43(src: Path, out: Path, val_fraction: float, seed: int, link: str,
+                    overwrite: bool, groups: dict[str, str]) -> ImportSummary:
+    """A set labeled in the project's 43-class order (tiles, then die), split by ``groups``."""
+    names = class_names("tiles43")
 
     def keep(label: Path, b: Box) -> Box:
         if b.cls >= len(names):
             raise ValueError(f"{label}: class {b.cls} outside 0..{len(names) - 1}")
         return b
 
-    return _import(src, Path(out), names=names, val_fraction=val_fraction, seed=seed, link=link,
-                   overwrite=overwrite, remap=keep, groups=_read_group_csv(src))
+    return _import(src, out, names=names, val_fraction=val_fraction, seed=seed, link=link,
+                   overwrite=overwrite, remap=keep, groups=groups)
 
 
 def import_dice_real(src: Path | str, out: Path | str, val_fraction: float = 0.2, seed: int = 0,
@@ -148,7 +155,18 @@ def import_dice_real(src: Path | str, out: Path | str, val_fraction: float = 0.2
     return summary
 
 
+def import_examples(src: Path | str, out: Path | str, val_fraction: float = 0.2, seed: int = 0,
+                    link: str = "symlink", overwrite: bool = False) -> ImportSummary:
+    """Import confirmed showdowns saved by the dashboard (``mjtable run --save-examples``):
+    the labels are in the ``tiles-real`` order already; every frame of one day stays in one
+    fold (a table's frames of one evening look alike)."""
+    src = Path(src)
+    groups = {p.name: p.stem[:8] for p in _images(src)}  # names start with the date, YYYYMMDD
+    return _import_tiles43(src, Path(out), val_fraction, seed, link, overwrite, groups)
+
+
 IMPORTERS: dict[str, Callable[..., ImportSummary]] = {
     "tiles-real": import_tiles_real,
+    "examples": import_examples,
     "dice-real": import_dice_real,
 }

@@ -31,6 +31,12 @@ from ui.dashboard.core import TileRef
 from ui.dashboard.palette import TilePalette
 from vision.stability import VisionEvent
 
+
+def tile_names(text: str) -> list[str]:
+    from scoring.tiles import TILE_NAMES, parse_tiles
+
+    return [TILE_NAMES[t] for t in parse_tiles(text)]
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "vision" / "samples"
 
@@ -71,8 +77,8 @@ def demo(qtbot, tmp_path: Path):
     window.store.close()
 
 
-def test_demo_recognizes_scores_corrects_logs_and_drives_the_table(demo, qtbot,
-                                                                  monkeypatch) -> None:
+def test_demo_recognizes_scores_corrects_logs_and_drives_the_table(demo, qtbot, monkeypatch,
+                                                                  tmp_path: Path) -> None:
     window = demo
     assert window.match_panel.match.dealer == 2
     # frames flow through the pipeline until the showdown is stable and seat 2's win is seen
@@ -125,7 +131,8 @@ def test_demo_recognizes_scores_corrects_logs_and_drives_the_table(demo, qtbot,
     assert window.session.settlement.payments == [0, -6, 6, 0]
     assert window.session.corrections[-1].what == "win: self_draw -> discard from 1"
 
-    # confirmed into the match log with who and why
+    # confirmed into the match log with who and why (and, as asked, kept as a labeled example)
+    window.save_examples = examples = tmp_path / "examples"
     window.confirm_hand()
     match = window.store.load(window.match_panel.match_id)
     assert match.totals == [0, -6, 6, 0] and len(match.hands) == 1
@@ -140,6 +147,22 @@ def test_demo_recognizes_scores_corrects_logs_and_drives_the_table(demo, qtbot,
     assert [(e.event.type, e.who) for e in match.log if e.event.type == "dice"] == [
         ("dice", "camera")]
     assert sorted(match.hands[0].record.context.dice) == [1, 2]
+
+    # the example: the frame, the confirmed tiles checked; the seat that lost a flower keeps
+    # its flower boxes unchecked (their places moved), and the importer takes the folder
+    from datasets.importers import import_examples
+
+    (manifest_path,) = sorted((examples / "manifests").glob("*.json"))
+    example = json.loads(manifest_path.read_text(encoding="utf-8"))
+    truth = json.loads((SAMPLES / "table_2.json").read_text(encoding="utf-8"))
+    hand2 = sorted(o["tile"] for o in example["objects"] if o["seat"] == 2
+                   and o["role"] == "hand" and o["checked"])
+    assert hand2 == sorted(tile_names(truth["game"]["seats"][2]["concealed"]))
+    flowers2 = [o for o in example["objects"] if o["seat"] == 2 and o["role"] == "flower"]
+    assert flowers2 and not any(o["checked"] for o in flowers2)
+    assert example["game"]["seats"][2]["flowers"] == ["f5"]  # as confirmed
+    summary = import_examples(examples, tmp_path / "imported", val_fraction=0.0)
+    assert summary.images["train"] == 1 and summary.boxes["train"] > 50
 
     # the same showdown seen again (the video loops) is not a second hand
     again = dataclasses.replace(window.last_reading, events=[

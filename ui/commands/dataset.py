@@ -15,7 +15,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = p.add_subparsers(dest="dataset_command", metavar="ACTION", required=True)
 
     imp = sub.add_parser("import", help="import a real labeled photo set into the YOLO layout")
-    imp.add_argument("name", choices=("tiles-real", "dice-real"), help="which set")
+    imp.add_argument("name", choices=("tiles-real", "dice-real", "examples"),
+                     help="which set (examples: showdowns confirmed in the dashboard with "
+                          "mjtable run --save-examples DIR; give --src DIR)")
     imp.add_argument("--src", type=Path, default=None,
                      help="the set's folder (default: ../shared/datasets/NAME)")
     imp.add_argument("--out", type=Path, required=True, help="dataset folder to write")

@@ -29,6 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="label language (default: the system's, Chinese for a zh locale)")
     p.add_argument("--operator", default=os.environ.get("USER", "operator"),
                    help="name written into the log with each correction")
+    p.add_argument("--save-examples", type=Path, metavar="DIR",
+                   help="save every confirmed camera showdown (frame, corrected tiles) as a "
+                        "labeled example in DIR, for 'mjtable dataset import examples' "
+                        "(default: off)")
     p.add_argument("--screenshot", type=Path, help="save the window as PNG, then exit")
     p.add_argument("--exit-after", type=float, metavar="SECONDS",
                    help="close after this many seconds (with --screenshot: when to take it)")
@@ -50,5 +54,6 @@ def run(args: argparse.Namespace) -> int:
                       lang=args.lang or system_language(), operator=args.operator,
                       screenshot=args.screenshot,
                       exit_after=args.exit_after, hand=args.hand or SAMPLE_HAND,
-                      models=args.models, bottom_seat=args.bottom_seat)
+                      models=args.models, bottom_seat=args.bottom_seat,
+                      save_examples=args.save_examples)
     return run_app(opts)

@@ -33,6 +33,7 @@ class RunOptions:
     bottom_seat: int = 0  # the seat at the bottom edge of the camera picture
     realtime: bool = True  # pace a video file at its own frame rate
     detector: object = None  # a ready vision Detector (tests); overrides ``models``
+    save_examples: Path | None = None  # save each confirmed camera showdown here (off: None)
 
 
 def build_window(opts: RunOptions):
@@ -47,6 +48,7 @@ def build_window(opts: RunOptions):
         i18n.install_qt_translations(app)
     store = MatchStore.open(opts.db)
     window = MainWindow(operator=opts.operator, store=store)
+    window.save_examples = opts.save_examples
     panel = window.match_panel
     assert panel is not None
     if opts.match is not None:

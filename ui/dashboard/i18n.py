@@ -88,6 +88,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "showdown_seen_again": ("The camera shows the hand just logged again; not added twice.",
                             "摄像头再次看到刚记录的这手牌；不重复记录。"),
     "not_logged": ("not logged", "未记录"),
+    "example_saved": ("Saved as a training example: {}", "已保存为训练样本：{}"),
+    "example_not_saved": ("training example not saved", "训练样本未保存"),
     "recognized_pending": ("A win was recognized; confirm or clear the current hand first.",
                            "已识别新的和牌；请先确认或清除当前牌局。"),
     "not_usable": ("Recognized win not usable", "识别的和牌无法使用"),

@@ -57,6 +57,9 @@ class MainWindow(QMainWindow):
         self.live_hidden: dict[int, int] = {}
         self.last_reading: Any = None  # the camera's latest vision.pipeline.FrameResult
         self.closing = False
+        self.save_examples: Path | None = None  # where confirmed showdowns become examples
+        self.showdown_result: Any = None  # the camera reading the hand being scored came from
+        self.showdown_record: HandRecord | None = None
         self.camera: Any = None
         self.correction_log: list[Correction] = []
 
@@ -267,6 +270,8 @@ class MainWindow(QMainWindow):
                                          winner=winner, dice=result.dice,
                                          options=match.options if match else None)
             self.session.load(record, source="camera", suggestions=suggestions)
+            self.showdown_result = result
+            self.showdown_record = self.session.record  # as the camera read it
         except (ValueError, ScoringError) as exc:
             self.statusBar().showMessage(f"{tr('not_usable')}: {exc}", 10000)
             return
@@ -422,10 +427,38 @@ class MainWindow(QMainWindow):
         self.logged_seq = None
         if self.session.source == "camera":
             self.confirmed_showdown = self.pending_showdown
+            if self.save_examples is not None and self.showdown_result is not None:
+                self.save_example(self.showdown_result, record)
         self.pending_showdown = None
         self.session.clear()
         panel.refresh()
         self.statusBar().showMessage(tr("confirm_hand") + " ✓", 4000)
+
+    def save_example(self, result: Any, record: HandRecord) -> None:
+        """The confirmed showdown as a labeled example (``--save-examples``): the frame, the
+        corrected tiles where a person confirmed them, the camera's reading elsewhere."""
+        from ui.dashboard.vision_worker import tile_refs
+        from vision.examples import example_manifest, save_example
+
+        confirmed = {}
+        seen = self.showdown_record
+        for row, ref in tile_refs(result).items():
+            # a part that gained or lost tiles has moved its places: those boxes stay unchecked
+            if seen is None or part_size(seen, ref) != part_size(record, ref):
+                continue
+            tile = tile_at(record, ref)
+            if tile is not None:
+                confirmed[row] = tile
+        image = result.frame.image
+        manifest = example_manifest(result.detections, record.to_json(),
+                                    (image.shape[1], image.shape[0]), confirmed,
+                                    session=self.operator)
+        try:
+            path = save_example(self.save_examples, image, manifest)
+        except (OSError, ValueError) as exc:
+            self.statusBar().showMessage(f"{tr('example_not_saved')}: {exc}", 10000)
+            return
+        self.statusBar().showMessage(tr("example_saved").format(path.stem), 6000)
 
     def reopen_hand(self, row: int, _col: int = 0) -> None:
         """Load a logged hand into the scoring panel to correct it (an amendment on confirm)."""
@@ -452,6 +485,29 @@ class MainWindow(QMainWindow):
         self.closing = True  # readings already queued must not reach a closing match log
         self.table_bridge.shutdown()
         super().closeEvent(event)
+
+
+def part_size(record: HandRecord, ref: TileRef) -> int:
+    """How many tiles the part of the hand that ``ref`` points into holds (-1: none)."""
+    seat = record.seats[ref.seat]
+    if ref.part == "melds":
+        return len(seat.melds[ref.meld].tiles) if ref.meld < len(seat.melds) else -1
+    return len(seat.concealed if ref.part == "concealed" else seat.flowers)
+
+
+def tile_at(record: HandRecord, ref: TileRef) -> int | None:
+    """The tile a hand record holds at ``ref``, or None when it has no such place."""
+    try:
+        seat = record.seats[ref.seat]
+        if ref.part == "concealed":
+            return seat.concealed[ref.index]
+        if ref.part == "flowers":
+            return seat.flowers[ref.index]
+        if ref.part == "melds":
+            return seat.melds[ref.meld].tiles[ref.index]
+    except IndexError:
+        return None
+    return None
 
 
 def screenshot(window: QMainWindow, path: Path, delay_ms: int = 0) -> None:
