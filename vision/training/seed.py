@@ -192,24 +192,29 @@ def calibrate_checkpoint(checkpoint: Path, images: list[Path], imgsz: int, out: 
     return changed
 
 
+def _metadata(path: Path) -> dict[str, str]:
+    import onnx
+
+    return {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+
+
 def source_classes(path: Path) -> int:
     """The class count of an ultralytics ONNX export, from its ``names`` metadata."""
     import ast
 
-    import onnx
-
-    meta = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    meta = _metadata(path)
     if "names" not in meta:
         raise ValueError(f"{path}: no 'names' metadata; not an ultralytics export")
     return len(ast.literal_eval(meta["names"]))
 
 
 def seed_checkpoint(onnx_path: Path, data: Path, out: Path, kind: str = "detector") -> Path:
-    """Write an ultralytics checkpoint seeded from the YOLO11n detector ``onnx_path``.
+    """Write an ultralytics checkpoint seeded from the YOLO11n export ``onnx_path``.
 
     A detector keeps the source's class count (ultralytics then rebuilds only the last class
     convolution for ``data``'s classes, keeping the hidden layers); a classifier takes the
-    backbone and C2PSA block and a fresh head.
+    backbone and C2PSA block of a detector and a fresh head, or a classifier whole (its head
+    too where the shapes fit: the way to continue from a shipped ``classifier.onnx``).
     """
     from vision.training.ultra import ultralytics_offline
 
@@ -225,7 +230,10 @@ def seed_checkpoint(onnx_path: Path, data: Path, out: Path, kind: str = "detecto
     elif kind == "classifier":
         nc = sum(1 for p in data.joinpath("train").iterdir() if p.is_dir())
         model = ClassificationModel("yolo11n-cls.yaml", nc=nc, verbose=False)
-        loaded, skipped = load_folded(model, weights, CLASSIFIER_RENAME)
+        # from a classifier export (a shipped classifier.onnx) every layer fits as it is,
+        # the head too when the classes match; from a detector, the backbone is renumbered
+        same = _metadata(onnx_path).get("task") == "classify"
+        loaded, skipped = load_folded(model, weights, () if same else CLASSIFIER_RENAME)
         minimum = 60
     else:
         raise ValueError(f"unknown model kind {kind!r}")
