@@ -52,3 +52,34 @@ def test_calibration_keeps_eval_output_and_makes_train_mode_agree() -> None:
                 m.momentum = 0.0  # a forward pass in train mode must not move the statistics
         assert (net(x) - before).abs().mean() < 0.05
     assert calibrate_identity_bn(net, batches) == 0  # nothing left at identity
+
+
+@pytest.mark.parametrize("eps", [1e-3, 1e-5])
+def test_folded_weights_load_as_identity_whatever_the_batchnorm_eps(eps: float) -> None:
+    """A layer's own eps sets the identity variance, so the calibration finds every seeded
+    layer (a classifier whose BatchNorm used 1e-5 was left uncalibrated and trained from
+    uniform guesses)."""
+    from vision.training.seed import load_folded
+
+    class ConvBN(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 4, 3, padding=1, bias=False)
+            self.bn = torch.nn.BatchNorm2d(4, eps=eps)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.bn(self.conv(x))
+
+    holder = torch.nn.Module()
+    holder.model = torch.nn.Sequential(ConvBN())
+    torch.manual_seed(1)
+    w, b = torch.randn(4, 3, 3, 3), torch.randn(4)
+    loaded, skipped = load_folded(holder, {"model.0.conv.weight": w.numpy(),
+                                           "model.0.conv.bias": b.numpy()})
+    assert (loaded, skipped) == (2, 0)
+    assert len(identity_bn(holder)) == 1
+    x = torch.rand(2, 3, 8, 8)
+    holder.eval()
+    with torch.no_grad():
+        want = torch.nn.functional.conv2d(x, w, padding=1) + b[None, :, None, None]
+        assert torch.allclose(holder.model(x), want, atol=1e-4)

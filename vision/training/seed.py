@@ -65,7 +65,8 @@ def load_folded(model: object, weights: dict[str, np.ndarray],
             new[f"{bn}.weight"] = torch.ones_like(tensor)
             new[f"{bn}.bias"] = tensor
             new[f"{bn}.running_mean"] = torch.zeros_like(tensor)
-            new[f"{bn}.running_var"] = torch.full_like(tensor, 1 - BN_EPS)
+            eps = float(getattr(model.get_submodule(bn), "eps", BN_EPS))  # type: ignore[attr-defined]
+            new[f"{bn}.running_var"] = torch.full_like(tensor, 1 - eps)  # exactly x + b
             loaded += 1
         elif name in state and state[name].shape == tensor.shape:
             new[name] = tensor
