@@ -144,3 +144,14 @@ def test_a_tile_strip_wraps_at_its_own_width(qtbot) -> None:
     strip.grab()
     assert all(r.right() < strip.width() for r in strip._rects)
     assert {r.y() for r in strip._rects} == {0, 30}
+
+
+def test_screenshots_of_named_tabs(window: MainWindow, tmp_path: Path) -> None:
+    from ui.dashboard.app import save_screenshots
+
+    saved = save_screenshots(window, tmp_path / "shot.png", ("score", "table"))
+    assert [p.name for p in saved] == ["shot-score.png", "shot-table.png"]
+    assert all(p.stat().st_size > 5_000 for p in saved)
+    assert window.tabs.currentWidget() is window.table_panel
+    with pytest.raises(ValueError, match="no 'log' tab"):
+        save_screenshots(window, tmp_path / "x.png", ("log",))

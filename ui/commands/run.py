@@ -33,6 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="save every confirmed camera showdown (frame, corrected tiles) as a "
                         "labeled example in DIR, for 'mjtable dataset import examples' "
                         "(default: off)")
+    p.add_argument("--tab", action="append", default=[], choices=("score", "match", "table"),
+                   help="with --screenshot: grab this tab as PATH-TAB.png (repeatable)")
     p.add_argument("--screenshot", type=Path, help="save the window as PNG, then exit")
     p.add_argument("--exit-after", type=float, metavar="SECONDS",
                    help="close after this many seconds (with --screenshot: when to take it)")
@@ -55,5 +57,5 @@ def run(args: argparse.Namespace) -> int:
                       screenshot=args.screenshot,
                       exit_after=args.exit_after, hand=args.hand or SAMPLE_HAND,
                       models=args.models, bottom_seat=args.bottom_seat,
-                      save_examples=args.save_examples)
+                      save_examples=args.save_examples, tabs=tuple(args.tab))
     return run_app(opts)

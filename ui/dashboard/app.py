@@ -8,6 +8,7 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
@@ -34,6 +35,7 @@ class RunOptions:
     realtime: bool = True  # pace a video file at its own frame rate
     detector: object = None  # a ready vision Detector (tests); overrides ``models``
     save_examples: Path | None = None  # save each confirmed camera showdown here (off: None)
+    tabs: tuple[str, ...] = ()  # with screenshot: grab each of these tabs (PATH-TAB.png)
 
 
 def build_window(opts: RunOptions):
@@ -80,6 +82,26 @@ def build_window(opts: RunOptions):
     return window
 
 
+def save_screenshots(window: Any, path: Path, tabs: tuple[str, ...] = ()) -> list[Path]:
+    """The window as PNG: once as it is, or once per named tab (``PATH-TAB.png``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pages = {"score": window.scoring, "match": window.match_panel, "table": window.table_panel}
+    if not tabs:
+        window.grab().save(str(path))
+        return [path]
+    saved = []
+    for tab in tabs:
+        page = pages.get(tab)
+        if page is None:
+            raise ValueError(f"no {tab!r} tab; choose from {', '.join(pages)}")
+        window.tabs.setCurrentWidget(page)
+        QApplication.processEvents()
+        out = path.with_name(f"{path.stem}-{tab}{path.suffix}")
+        window.grab().save(str(out))
+        saved.append(out)
+    return saved
+
+
 def run(opts: RunOptions) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     window = build_window(opts)
@@ -95,8 +117,7 @@ def run(opts: RunOptions) -> int:
 
         def finish() -> None:
             if opts.screenshot is not None:
-                opts.screenshot.parent.mkdir(parents=True, exist_ok=True)
-                window.grab().save(str(opts.screenshot))
+                save_screenshots(window, opts.screenshot, opts.tabs)
             window.close()
             app.quit()
 
