@@ -16,7 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--data", type=Path, required=True,
                    help="prepare: the tiles-real folder; detector: data.yaml; "
                         "classifier: folder with train/ and val/")
-    p.add_argument("--dice", type=Path, help="prepare: the dice-real folder")
+    p.add_argument("--dice", type=Path, action="append", default=[],
+                   help="prepare: a dice photo folder (dice-real, dice-more; repeatable, each "
+                        "split on its own)")
     p.add_argument("--out", type=Path, help="prepare: output folder")
     p.add_argument("--val-share", type=float, default=0.2,
                    help="prepare: share of source photos held back (default 0.2)")

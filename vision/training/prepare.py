@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import os
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,7 +75,9 @@ def list_samples(root: Path, source: str) -> list[Sample]:
     if groups_csv.exists():
         with groups_csv.open() as fh:
             groups = {row["file"]: row["source_root"] for row in csv.DictReader(fh)}
-    return [Sample(p, root / "labels" / (p.stem + ".txt"), groups.get(p.name, p.stem), source)
+    # Roboflow exports name augmented copies of one photo NAME_jpg.rf.HASH: one group
+    return [Sample(p, root / "labels" / (p.stem + ".txt"),
+                   groups.get(p.name, f"{root.name}/{p.stem.split('.rf.')[0]}"), source)
             for p in images]
 
 
@@ -192,7 +195,8 @@ def _extra_faces(out: Path, faces: Path | None, art: tuple[str, ...], face_crops
                 write("train", TILE_NAMES[kind], f"art_{style}_{kind}_{c}", canvas, box)
 
 
-def prepare(tiles: Path, dice: Path | None, out: Path, val_share: float = 0.2, seed: int = 0,
+def prepare(tiles: Path, dice: Path | Sequence[Path] | None, out: Path, val_share: float = 0.2,
+            seed: int = 0,
             crop_size: int = CROP_SIZE, tile_crops: int = 1,
             dice_crops: int = 1, faces: Path | None = None, face_crops: int = 1,
             art: tuple[str, ...] = (), art_crops: int = 0,
@@ -208,13 +212,15 @@ def prepare(tiles: Path, dice: Path | None, out: Path, val_share: float = 0.2, s
     if tile_crops < 1 or dice_crops < 1 or face_crops < 1 or art_crops < 0:
         raise ValueError(f"crops per box must be at least 1, got {tile_crops}, {dice_crops}, "
                          f"{face_crops}; art crops at least 0, got {art_crops}")
-    samples = list_samples(tiles, "tiles") + (list_samples(dice, "dice") if dice else [])
+    dice_roots = [dice] if isinstance(dice, Path) else list(dice or [])
+    samples: list[Sample] = []
     folds: dict[str, str] = {}
-    for source in ("tiles", "dice"):
-        part = [s for s in samples if s.source == source]
-        if part:
-            split = split_groups(part, val_share, seed)
-            folds.update({f"{source}:{g}": f for g, f in split.items()})
+    # each folder is split on its own, so adding a dice set never moves another's photos
+    for root, source in [(tiles, "tiles"), *((r, "dice") for r in dice_roots)]:
+        part = list_samples(root, source)
+        samples += part
+        split = split_groups(part, val_share, seed)
+        folds.update({f"{source}:{g}": f for g, f in split.items()})
     if out.exists():
         for sub in ("detector", "classifier", "val"):
             shutil.rmtree(out / sub, ignore_errors=True)
@@ -228,7 +234,9 @@ def prepare(tiles: Path, dice: Path | None, out: Path, val_share: float = 0.2, s
             fold = folds[f"{s.source}:{s.group}"]
             writer.writerow([str(s.image), s.source, s.group, fold])
             counts[f"{fold}_images"] += 1
-            stem = f"{s.source}_{s.image.stem}"
+            first = s.image.parent.parent in (tiles, *dice_roots[:1])  # names as they were
+            stem = (f"{s.source}_{s.image.stem}" if first
+                    else f"{s.source}_{s.image.parent.parent.name}_{s.image.stem}")
             rows = read_yolo_labels(s.label)
             names = [class_name(s, int(r[0])) for r in rows]
             # detector folder: coarse classes
