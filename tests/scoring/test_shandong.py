@@ -245,5 +245,8 @@ def test_first_turn_with_a_concealed_kong_is_on_its_replacement() -> None:
         score(record)
     record["wins"][0] = {"seat": 1, "tile": "5s", "by": "self_draw", "first_turn": True,
                          "replacement": "kong"}
-    # 地和 5 + 杠上开花 2; 花: suit 暗杠 2; S = (5 + 2) × 7 = 49 from each
+    # no 地和 after the winner's own 暗杠: 杠上开花 2; 花: suit 暗杠 2; S = (5 + 2) × 2 = 14
+    assert score(record).payments == [-14, 42, -14, -14]
+    record["options"] = {"dihe_after_own_concealed_kong": True}
+    # the house option: 地和 5 + 杠上开花 2; S = (5 + 2) × 7 = 49 from each
     assert score(record).payments == [-49, 147, -49, -49]

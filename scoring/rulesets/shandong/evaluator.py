@@ -75,9 +75,9 @@ class WinValue:
                                  "reading": self.reading_text})
 
 
-def fans_of(facts: WinFacts) -> tuple[Fan, ...]:
+def fans_of(facts: WinFacts, options: Mapping[str, Any]) -> tuple[Fan, ...]:
     """The 番 items of one reading: the applying 大和 items, or 推倒和 alone."""
-    big = tuple(f for f in BIG_HANDS if f.is_condition_met(facts))
+    big = tuple(f for f in BIG_HANDS if f.is_condition_met(facts, options))
     return big or (SMALL_HAND,)
 
 
@@ -100,7 +100,7 @@ def evaluate(record: HandRecord, win: Win, options: Mapping[str, Any]) -> WinVal
                              where=f"seats[{win.seat}]")
     best: tuple[Decomposition, tuple[Fan, ...]] | None = None
     for reading in found:
-        fans = fans_of(WinFacts.of(record, win, reading))
+        fans = fans_of(WinFacts.of(record, win, reading), options)
         if best is None or sum(f.fan for f in fans) > sum(f.fan for f in best[1]):
             best = (reading, fans)
     assert best is not None

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from scoring.rulesets.shandong.facts import WinFacts
 from scoring.rulesets.shandong.fans.base import Fan
 
@@ -11,7 +14,7 @@ class YiTiaoLong(Fan):
     fan = 2
     note = "123 456 789 of one suit as chows (exposed allowed)"
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         starts = set(facts.chows)
         return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
 
@@ -21,7 +24,7 @@ class PengPengHe(Fan):
     fan = 2
     note = "four pungs or kongs"
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         return facts.is_all_pungs
 
 
@@ -30,5 +33,5 @@ class QiDui(Fan):
     fan = 2
     note = "seven pairs"
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         return facts.reading.shape == "seven_pairs"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from scoring.rulesets.shandong.facts import WinFacts
 from scoring.rulesets.shandong.fans.base import Fan
 from scoring.rulesets.shandong.shapes import is_258
@@ -17,7 +20,7 @@ class HunYiSe(Fan):
     fan = 2
     note = "one suit plus honors"
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         suits = _suits(facts)
         return 3 in suits and len(suits) == 2
 
@@ -27,7 +30,7 @@ class QingYiSe(Fan):
     fan = 5
     note = "one suit only"
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         suits = _suits(facts)
         return len(suits) == 1 and 3 not in suits
 
@@ -37,5 +40,5 @@ class JiangYiSe(Fan):
     fan = 5
     note = "every tile a 2, 5 or 8"
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         return all(is_258(t) for t in facts.tiles)

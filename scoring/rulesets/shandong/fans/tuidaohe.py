@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from scoring.rulesets.shandong.facts import WinFacts
 from scoring.rulesets.shandong.fans.base import Fan
 
@@ -11,5 +14,5 @@ class TuiDaoHe(Fan):
     fan = 1
     note = "no big-hand item applies"
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         return True
