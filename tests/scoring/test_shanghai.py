@@ -185,7 +185,7 @@ def _two_partner_record(win: dict[str, Any], ready: tuple[bool, bool, bool, bool
 
 def test_two_partners_self_draw_each_capped() -> None:
     s = scoring.score(_two_partner_record({"tile": "9s", "by": "self_draw"}, (False,) * 4))
-    # each partner owes U + 2U = 60 -> 50; seat 3 pays U = 20
+    # each partner owes 5U = U + 4U = 100 -> 50; seat 3 pays U = 20
     assert s.payments == [-50, 120, -50, -20]
     assert len(s.details["contracts"]) == 2
 

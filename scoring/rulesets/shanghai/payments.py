@@ -16,12 +16,14 @@ from scoring.settlement import Item, Transfer
 from scoring.tiles import is_flower
 
 
-def win_transfers(record: HandRecord, shares: Mapping[int, int]) -> list[Transfer]:
+def win_transfers(record: HandRecord, shares: Mapping[int, int],
+                  options: Mapping[str, Any]) -> list[Transfer]:
     """Normal payments and 承包 extras for every winner, before the hand cap."""
     out: list[Transfer] = []
     for w in record.wins:
         out.extend(_normal(w, shares[w.seat]))
-        out.extend(_contract_extras(record, w, shares[w.seat]))
+        out.extend(_contract_extras(record, w, shares[w.seat],
+                                    int(options["chengbao_selfdraw_shares"])))
     return out
 
 
@@ -36,15 +38,21 @@ def _normal(w: Win, u: int) -> list[Transfer]:
     return [Transfer(source, w.seat, 3 * u, "抢杠: robbed player pays 3U")]
 
 
-def _contract_extras(record: HandRecord, w: Win, u: int) -> list[Transfer]:
-    """What the winner's 承包 partners (or a non-ready discarder in their place) add."""
+def _contract_extras(record: HandRecord, w: Win, u: int, selfdraw_shares: int) -> list[Transfer]:
+    """What the winner's 承包 partners (or a non-ready discarder in their place) add.
+
+    On a self-draw the partner pays ``selfdraw_shares`` U in all ("若自摸記分時承包者付5份點數"):
+    its normal U plus the rest as the extra.
+    """
+    extra = selfdraw_shares - 1
     out: list[Transfer] = []
     winners = set(record.winners)
     for partner, n in sorted(partners(record, w.seat).items()):
         times = f" × {n} contracts" if n > 1 else ""
         if w.by == "self_draw":
-            out.append(Transfer(partner, w.seat, 2 * n * u,
-                                f"承包: partner +2U on self-draw{times}"))
+            out.append(Transfer(partner, w.seat, extra * n * u,
+                                f"承包: partner +{extra}U on self-draw "
+                                f"({selfdraw_shares}U in all){times}"))
             continue
         source = _source(w)
         ready = record.seats[source].ready

@@ -39,7 +39,7 @@ class ShanghaiRuleset(Ruleset):
         results: dict[int, ShareResult] = {
             w.seat: evaluate(WinFacts.of(record, w), opts, record.context) for w in record.wins}
         shares = {seat: r.share for seat, r in results.items()}
-        transfers = payments.win_transfers(record, shares)
+        transfers = payments.win_transfers(record, shares, opts)
         le = int(opts["le"])
         refunds, cap_items = payments.apply_hand_cap(transfers, int(opts["hand_cap_le"]) * le)
         transfers = transfers + refunds
