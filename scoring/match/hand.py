@@ -455,9 +455,14 @@ class HandState:
         return base, w
 
     def _hun_claim_check(self, tiles: list[Tile], what: str) -> None:
-        if self.hun is not None and self.hun in tiles and not self.options.get("hun_claims"):
-            raise EventRefused(f"a 混 ({_name(self.hun)}) may not be used to {what} "
-                               "(liaoyang option hun_claims)")
+        """The ruleset says when a 混 may be claimed (never in a 吃; 碰/杠 per hun_claims)."""
+        from scoring.rulesets.liaoyang import hun_may_be_claimed
+
+        meld_type = {"吃": "chow", "碰": "pung"}.get(what, "exposed_kong")
+        if (self.hun is not None and self.hun in tiles
+                and not hun_may_be_claimed(meld_type, bool(self.options.get("hun_claims")))):
+            why = "混不能…用于吃牌" if meld_type == "chow" else "liaoyang option hun_claims"
+            raise EventRefused(f"a 混 ({_name(self.hun)}) may not be used to {what} ({why})")
 
     def _after_claim(self, base: HandState, w: Window, seat: int, claim: str) -> None:
         """Copy ``base`` (with the claim applied) into ``self`` and keep the window open."""

@@ -11,8 +11,8 @@ from scoring.match.errors import EventRefused
 
 
 def start(ruleset: str, hands: list[str], dealer: int = 0, indicator: str | None = None,
-          counters: dict | None = None) -> HandState:
-    s = HandState.start(ruleset, {}, dealer, counters or {})
+          counters: dict | None = None, options: dict | None = None) -> HandState:
+    s = HandState.start(ruleset, options or {}, dealer, counters or {})
     if indicator:
         s = s.apply(ev.IndicatorTurned(tile=indicator))
     return s.apply(ev.Dealt(hands=tuple(hands)))  # type: ignore[arg-type]
@@ -182,6 +182,17 @@ def test_liaoyang_refusals() -> None:
             ev.Drew(seat=0, tile="3m"))
     with pytest.raises(EventRefused, match="seat 2 discarded a 混 and cannot win"):
         run(s, ev.Discarded(seat=0, tile="3m"), ev.Won(seats=(2,)))
+
+
+def test_liaoyang_hun_claims_allows_pung_never_chow() -> None:
+    """"混不能…用于吃牌": with option hun_claims a 混 may be 碰'd, but never used in a 吃."""
+    deal = ["3m 3p 3s EEE SSS WWW NN", "2m4m 999m 111p 999s CC", "3m3m 666m 777m 888m FF",
+            "12m 456p 789p 234s 55s"]
+    s = start("liaoyang", deal, indicator="2m", options={"hun_claims": True})  # 混 = 3m
+    s = s.apply(ev.Discarded(seat=0, tile="3m"))
+    with pytest.raises(EventRefused, match="混 \\(3m\\) may not be used to 吃"):
+        s.apply(ev.Chowed(seat=1, tiles="234m"))
+    assert s.apply(ev.Punged(seat=2)).seats[2].melds[-1].type == "pung"
 
 
 def test_shanghai_louhu_until_the_player_draws() -> None:
@@ -354,15 +365,16 @@ def test_shandong_counts_the_stacks_at_both_ends_of_the_wall() -> None:
 
 def test_dealer_kong_before_its_first_discard_then_wins_on_the_replacement() -> None:
     """The deal's flower replacements are no 杠上开花, but a kong is play: the dealer's 暗杠 of
-    1m before its first discard, then 9s from the tail, wins 杠上开花 (and, by the record's
-    definition, in its first turn: 天和). 番 6 + 2 = 8, 花 2 (suit 暗杠): S = (5 + 2) × 8."""
+    1m before its first discard, then 9s from the tail, wins 杠上开花 in its first turn; not
+    天和, which is the dealt 14 tiles complete as dealt ("庄家起手和牌"). 番 2, 花 2 (suit 暗杠):
+    S = (5 + 2) × 2."""
     deal = ["1111m 234p 567p 99s 55s", "EEE SSS WWW NNN C", "2m4m 999m 111p 888s CC",
             "33m 666m 777m 888m FF"]
     s = run(start("shandong", deal), ev.Konged(seat=0, kind="concealed", tile="1m"),
             ev.Drew(seat=0, tile="9s"), ev.Won(seats=(0,)))
     win = s.record.wins[0]
     assert win.replacement == "kong" and win.first_turn and win.tile == 26  # 9s
-    assert s.settlement.payments == [168, -56, -56, -56]
+    assert s.settlement.payments == [42, -14, -14, -14]
 
 
 def test_several_winners_share_one_discarded_tile_in_the_count() -> None:

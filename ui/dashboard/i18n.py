@@ -36,6 +36,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "language": ("中文", "English"),
     "ruleset": ("Ruleset", "规则"),
     "options": ("Options", "选项"),
+    "option_derived": ("default (from the rules)", "默认（按规则）"),
     "players": ("Players", "玩家"),
     "first_dealer": ("First dealer", "首庄"),
     "random": ("random", "随机"),

@@ -14,7 +14,7 @@ from scoring.rulesets.liaoyang.facts import LoserSeat, WinnerHand
 from scoring.rulesets.liaoyang.options import OPTIONS, LiaoyangOptions
 from scoring.rulesets.liaoyang.requirements import HUN_DISCARDED, first_failure
 from scoring.rulesets.liaoyang.settle import bao_count, pay, transfers_and_items
-from scoring.rulesets.liaoyang.wild import hun_of, jiqiang_of
+from scoring.rulesets.liaoyang.wild import hun_may_be_claimed, hun_of, jiqiang_of
 from scoring.settlement import Item, Settlement, Transfer, WinScore
 from scoring.tiles import TILE_NAMES, Tile, format_tiles, tile_from_name
 
@@ -47,12 +47,14 @@ class LiaoyangRuleset(Ruleset):
         for k, seat in enumerate(record.seats):
             if seat.flowers:
                 raise RecordError("Liaoyang is played without flowers", f"seats[{k}].flowers")
-            if opts.hun_claims or hun is None:
+            if hun is None:
                 continue
             for i, m in enumerate(seat.melds):
-                if hun in m.tiles:
-                    raise RecordError(f"a 混 ({TILE_NAMES[hun]}) may not be used to 吃, 碰 or 杠 "
-                                      "(option hun_claims)", f"seats[{k}].melds[{i}]")
+                if hun in m.tiles and not hun_may_be_claimed(m.type, opts.hun_claims):
+                    what = ("吃 (\"混不能…用于吃牌\", whatever hun_claims says)"
+                            if m.type == "chow" else "碰 or 杠 (option hun_claims)")
+                    raise RecordError(f"a 混 ({TILE_NAMES[hun]}) may not be used to {what}",
+                                      f"seats[{k}].melds[{i}]")
         if hun is not None:
             self._check_hun_copies(record, hun)
         if record.outcome != "win":
