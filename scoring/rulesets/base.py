@@ -77,6 +77,8 @@ class Ruleset(ABC):
     name: ClassVar[str]
     title: ClassVar[str]  # e.g. "山东麻将"
     options: ClassVar[tuple[OptionSpec, ...]]
+    #: the settlement's detail and counter keys as a referee reads them: key -> (English, 中文)
+    detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {}
 
     def resolve_options(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_options(self.options, overrides)

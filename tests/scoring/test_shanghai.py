@@ -25,7 +25,9 @@ def _record(winner: dict[str, Any], win: dict[str, Any], seat: int = 0,
 
 
 def _hua(settlement: Settlement) -> int:
-    return sum(int(i.value) for i in settlement.wins[0].items if i.unit == "hua")
+    """The 花 parts under the pattern line (碰碰胡 / 混一色 = 底 + 花)."""
+    return sum(int(p.value) for i in settlement.wins[0].items for p in i.parts
+               if p.unit == "hua")
 
 
 def test_flower_points_exposed_and_added_kongs() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from scoring.errors import InvalidHand, RecordError
 from scoring.record import HandRecord, Meld, Win
@@ -36,6 +36,17 @@ class LiaoyangRuleset(Ruleset):
     name = "liaoyang"
     title = "辽阳麻将"
     options = OPTIONS
+    detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "indicator": ("indicator", "翻牌"), "hun": ("wildcard", "混"),
+        "jiqiang": ("鸡枪 tiles", "鸡枪"),
+        "hun_discarded": ("混 discarded", "打出的混"), "draw_threshold": ("draw at", "黄庄剩牌"),
+        "bao_tile": ("宝 tile", "宝牌"), "bao": ("宝 count", "宝数"), "yao": ("all capped", "摇"),
+        "losers": ("losers", "输家"), "seat": ("seat", "座位"), "f_i": ("loser fan f_i", "输家番"),
+        "fans": ("fan items", "番项"), "raw": ("before the cap", "封顶前"), "pays": ("pays", "付"),
+        "f_w": ("winner fan f_w", "赢家番"), "reading": ("reading", "拆分"),
+        "melds": ("melds", "副露"), "hun_stood_for": ("混 stood for", "混代替"),
+        "readings_tried": ("readings tried", "尝试的拆分"),
+    }
 
     # ------------------------------------------------------------ record checks
 
@@ -134,8 +145,8 @@ class LiaoyangRuleset(Ruleset):
         items: list[Item] = []
         loser_details = []
         for (lo, l_items, f_i), p in zip(loser_items, payments, strict=True):
-            items.extend(Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}")
-                         for i in l_items)
+            items.extend(Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}",
+                              f"{lo.seat}号座位：{i.note_zh}") for i in l_items)
             loser_details.append({"seat": lo.seat, "f_i": f_i,
                                   "fans": [f"{i.name} {i.value}" for i in l_items],
                                   "raw": p.raw, "pays": p.total})
@@ -200,7 +211,8 @@ class LiaoyangRuleset(Ruleset):
         if not 0 <= leaver <= 3:
             raise ValueError(f"seat number {leaver} is out of range 0..3")
         opts = LiaoyangOptions.from_mapping(options)
-        return [Transfer(leaver, k, opts.di, "逃跑: one 底 to each other player")
+        return [Transfer(leaver, k, opts.di, "逃跑: one 底 to each other player",
+                         "逃跑：付其他每家一个底")
                 for k in range(4) if k != leaver]
 
     # ------------------------------------------------------------ shapes for 听 / waits

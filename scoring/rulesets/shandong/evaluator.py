@@ -63,9 +63,10 @@ class WinValue:
         return "+".join(f.name for f in self.fans)
 
     def to_score(self) -> WinScore:
-        items = [Item(f.name, f.fan, "fan", f.note) for f in self.fans]
+        items = [Item(f.name, f.fan, "fan", f.note, f.note_zh) for f in self.fans]
         items += self.hua
-        items.append(Item("底", self.base, "point", "option base"))
+        items.append(Item("底", self.base, "point", "the base of S = (底 + 花) × 番 (option base)",
+                          "每份 S = (底 + 花) × 番 的底（选项 base）"))
         items += self.multipliers
         mult = "".join(f" × {int(m.value)}" for m in self.multipliers)
         formula = f"({self.base} + {self.hua_total}) × {self.fan}{mult} = {self.share}"
@@ -85,11 +86,12 @@ def multipliers(record: HandRecord, win: Win) -> list[Item]:
     """明楼 ×2 for a 明楼 winner; 荒庄 ×2^min(k, 5) after k drawn hands in a row."""
     out: list[Item] = []
     if record.seats[win.seat].declared == "minglou":
-        out.append(Item("明楼", 2, "x", "the winner declared 明楼"))
+        out.append(Item("明楼", 2, "x", "the winner declared 明楼", "赢家明楼，×2"))
     k = record.context.huangzhuang_streak
     if k:
         n = min(k, MAX_HUANGZHUANG_DOUBLINGS)
-        out.append(Item("荒庄", 2 ** n, "x", f"{k} drawn hand(s) before this one: ×2^{n}"))
+        out.append(Item("荒庄", 2 ** n, "x", f"{k} drawn hand(s) before this one: ×2^{n}",
+                         f"此前连续荒庄 {k} 局：×2^{n}"))
     return out
 
 

@@ -44,7 +44,8 @@ def escape_penalty(leaver: int, options: Mapping[str, Any]) -> list[Transfer]:
     if not 0 <= leaver <= 3:
         raise RecordError(f"seat number {leaver} is out of range 0..3", "leaver")
     share = _number(options["base"] * ESCAPE_TO_PLAYERS / 3)
-    return [Transfer(leaver, k, share, "逃跑: 75% of one 底, shared by the other three")
+    return [Transfer(leaver, k, share, "逃跑: 75% of one 底, shared by the other three",
+                     "逃跑：一个底的75%，其他三家平分")
             for k in range(4) if k != leaver]
 
 

@@ -12,6 +12,7 @@ class Fan:
     name: ClassVar[str]
     fan: ClassVar[int]
     note: ClassVar[str]  # the condition in a few English words, shown to the referee
+    note_zh: ClassVar[str]  # the same in Chinese
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         raise NotImplementedError

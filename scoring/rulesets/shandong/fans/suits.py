@@ -19,6 +19,7 @@ class HunYiSe(Fan):
     name = "混一色"
     fan = 2
     note = "one suit plus honors"
+    note_zh = "一种花色加字牌"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         suits = _suits(facts)
@@ -29,6 +30,7 @@ class QingYiSe(Fan):
     name = "清一色"
     fan = 5
     note = "one suit only"
+    note_zh = "只有一种花色"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         suits = _suits(facts)
@@ -39,6 +41,7 @@ class JiangYiSe(Fan):
     name = "将一色"
     fan = 5
     note = "every tile a 2, 5 or 8"
+    note_zh = "每张牌都是2、5或8"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         return all(is_258(t) for t in facts.tiles)

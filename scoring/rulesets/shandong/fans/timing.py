@@ -13,6 +13,7 @@ class GangShangKaiHua(Fan):
     name = "杠上开花"
     fan = 2
     note = "self-drawn on a kong or flower replacement tile"
+    note_zh = "杠或补花后从牌尾摸到的牌自摸和牌"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         return facts.win.is_self_draw and facts.win.replacement in ("kong", "flower")
@@ -25,6 +26,7 @@ class DiHe(Fan):
     name = "地和"
     fan = 5
     note = "non-dealer wins in its first turn before any 吃, 碰 or 杠"
+    note_zh = "闲家在第一轮吃、碰、杠前和牌"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         if facts.is_dealer or not facts.win.first_turn or facts.others_kong:
@@ -39,6 +41,7 @@ class TianHe(Fan):
     name = "天和"
     fan = 6
     note = "the dealer's dealt 14 tiles are complete as dealt"
+    note_zh = "庄家起手的14张牌已经和牌"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         return (facts.is_dealer and facts.win.first_turn and facts.win.is_self_draw

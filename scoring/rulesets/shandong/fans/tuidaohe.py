@@ -13,6 +13,7 @@ class TuiDaoHe(Fan):
     name = "推倒和"
     fan = 1
     note = "no big-hand item applies"
+    note_zh = "没有任何大和项目"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         return True
