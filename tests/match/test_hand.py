@@ -7,7 +7,8 @@ import pytest
 
 from scoring.match import HandState
 from scoring.match import events as ev
-from scoring.match.errors import EventRefused
+from scoring.match.errors import BadEvent, EventRefused
+from scoring.tiles import tile_from_name
 
 
 def start(ruleset: str, hands: list[str], dealer: int = 0, indicator: str | None = None,
@@ -209,6 +210,41 @@ def test_shanghai_louhu_until_the_player_draws() -> None:
             ev.Drew(seat=0, tile="1s"), ev.Discarded(seat=0, tile="9m"))
     s = s.apply(ev.Won(seats=(3,)))  # it drew since: 9m may win
     assert s.record.wins[0].tile == 8 and s.settlement.payments[3] > 0
+
+
+def test_shanghai_exchange_phase_records_each_seat() -> None:
+    """换牌 (option exchange): after the deal every seat is recorded as done or not before the
+    dealer's first discard; buried tiles leave the hand, the wall's tiles come in."""
+    deal = ["8m 9m EEE SSS WWW NNN", "8m 1p2p3p 4p5p6p 7p8p9p CCC", "2s3s4s 5s6s7s 2p2p FFF PP",
+            "111m 234m 567m 88m 99m"]
+    s = start("shanghai", deal, options={"exchange": True})
+    assert "换牌" in s.status()
+    with pytest.raises(EventRefused, match=r"换牌 comes first: record seat\(s\) \[0, 1, 2, 3\]"):
+        s.apply(ev.Discarded(seat=0, tile="8m"))
+    s = run(s, ev.Exchanged(seat=0, given="8m9mEEE", taken="1s2s3s4s5s"),
+            ev.Exchanged(seat=1, done=False), ev.Exchanged(seat=2))
+    assert s.seats[0].known[tile_from_name("E")] == 0
+    assert s.seats[0].known[tile_from_name("5s")] == 1
+    assert s.seats[2].unknown == 13 and not s.seats[2].known  # exchanged unseen
+    with pytest.raises(EventRefused, match=r"already recorded \(not done\)"):
+        s.apply(ev.Exchanged(seat=1))
+    with pytest.raises(EventRefused, match=r"seat\(s\) \[3\]"):
+        s.apply(ev.Discarded(seat=0, tile="S"))
+    s = run(s, ev.Exchanged(seat=3, done=False), ev.Discarded(seat=0, tile="S"))
+    assert s.exchanged == {0: True, 1: False, 2: True, 3: False}
+    with pytest.raises(EventRefused, match="before the dealer's first discard"):
+        s.apply(ev.Exchanged(seat=1))
+    # off by default, and unknown to the other rulesets
+    with pytest.raises(EventRefused, match="换牌 is off"):
+        start("shanghai", deal).apply(ev.Exchanged(seat=0, done=False))
+
+
+def test_exchange_event_checks_its_tiles() -> None:
+    with pytest.raises(BadEvent, match=r"exchange\.given: needs 5 tiles"):
+        ev.event_from_json({"type": "exchange", "seat": 0, "given": "1m2m", "taken": "?????"})
+    e = ev.event_from_json({"type": "exchange", "seat": 2, "done": False})
+    assert e == ev.Exchanged(seat=2, done=False) and e.to_json() == {
+        "type": "exchange", "seat": 2, "done": False}
 
 
 def test_discard_after_own_kong_is_marked() -> None:
