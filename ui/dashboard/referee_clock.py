@@ -78,10 +78,12 @@ class RefereeClock:
             return 0.0
         return max(0.0, self._deadline - self._now())
 
-    def tick(self) -> None:
-        """Called by the view's timer: announce the running countdown's end once."""
+    def tick(self) -> Phase | None:
+        """Called by the view's timer: announce the running countdown's end once (and return
+        its phase that one time, so a poller needs no subscription)."""
         if self.phase is None or self._fired or self.remaining() > 0:
-            return
+            return None
         self._fired = True
         assert self.seat is not None
         self.expired.emit(self.phase, self.seat)
+        return self.phase

@@ -48,7 +48,7 @@ class TimerPanel(QWidget):
             grid.addWidget(button, row, 0, 1, 2)
             self.buttons[phase.key] = button
         self.stop_button = QPushButton(tr("timer_stop"))
-        self.stop_button.clicked.connect(self.clock.stop)
+        self.stop_button.clicked.connect(self.stop)
         grid.addWidget(self.stop_button, len(PHASES) + 1, 0, 1, 2)
         layout.addLayout(grid)
         self.display = QLabel(tr("timer_idle"))
@@ -61,17 +61,15 @@ class TimerPanel(QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(tick_ms)
         self.timer.timeout.connect(self._tick)
-        self.clock.expired.connect(self._expired)
-        self.clock.stopped.connect(self._stopped)
-        self.destroyed.connect(lambda _o=None, c=self.clock, f=self._expired,
-                               g=self._stopped: (c.expired.disconnect(f), c.stopped.disconnect(g)))
+        # the panel polls the clock and subscribes to none of its signals: nothing to undo
+        # when the panel goes, and no reference from the core back to the view
         self._set_enabled(False)
 
     def _set_enabled(self, on: bool) -> None:
         for w in (self.seat, self.stop_button, *self.buttons.values()):
             w.setEnabled(on)
         if not on:
-            self.clock.stop()
+            self.stop()
 
     def start(self, phase: str, seat: int | None = None) -> None:
         """Start ``phase`` for ``seat`` (default: the seat chosen in the panel)."""
@@ -84,11 +82,19 @@ class TimerPanel(QWidget):
         self.timer.start()
         self._tick()
 
+    def stop(self) -> None:
+        """The player acted in time, or the referee switched the timer off."""
+        self.clock.stop()
+        self.timer.stop()
+        self.display.setText(tr("timer_idle"))
+
     def _tick(self) -> None:
-        self.clock.tick()
+        ran_out = self.clock.tick()
         phase, seat = self.clock.phase, self.clock.seat
         if phase is None or seat is None:
             return
+        if ran_out is not None:
+            self._expired(ran_out, seat)
         name = phase.name_zh if language() == "zh" else phase.name_en
         self.display.setText(f"{tr('seat')} {seat} · {name}: {self.clock.remaining():.0f} s")
 
@@ -100,6 +106,3 @@ class TimerPanel(QWidget):
         self.message.emit(text)
         self.timedOut.emit(phase.key, seat)
 
-    def _stopped(self) -> None:
-        self.timer.stop()
-        self.display.setText(tr("timer_idle"))
