@@ -130,6 +130,7 @@ _WORDS: dict[str, tuple[str, str]] = {
     "liaoyang": ("Liaoyang", "辽阳"),
     "fan": ("fan", "番"), "hua": ("hua", "花"), "x": ("×", "倍"), "le": ("le", "勒"),
     "point": ("pt", "分"), "cap": ("cap", "封顶"), "count": ("×", "个"), "seat": ("seat", "座"),
+    "claims": ("claims", "次"),
     "bao": ("bao", "宝"), "multiplier": ("multiplier", "倍数"), "formula": ("formula", "算式"),
     "reading": ("reading", "拆分"), "readings_tried": ("readings tried", "尝试的拆分"),
     "floors": ("floors", "底"), "chengbao_payer": ("承包 payer", "承包者"),

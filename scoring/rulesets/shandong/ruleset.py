@@ -53,7 +53,7 @@ class ShandongRuleset(Ruleset):
         k = settle.next_streak(record)
         if record.outcome == "draw":
             items.append(Item("荒庄", k, "count", "drawn hand: nobody pays; streak +1",
-                               "荒庄：无人付分；连庄计数加1"))
+                               "荒庄：无人付分；荒庄计数加1"))
         return Settlement(ruleset=self.name, outcome=record.outcome,
                           payments=Settlement.payments_from(transfers), wins=scores,
                           next_dealer=settle.next_dealer(record),
