@@ -10,17 +10,27 @@ Number = int | float
 
 @dataclass(frozen=True)
 class Item:
-    """One line of a referee's working: a fan, a flower point, a multiplier, a cap."""
+    """One line of a referee's working: a fan, a flower point, a multiplier, a cap.
+
+    ``parts`` are the lines this one is the total of (Shanghai 碰碰胡 = 底 + each 花), shown under
+    it, so that every list of items a referee reads adds up.
+    """
 
     name: str  # Chinese name as the rules write it, e.g. "清一色"
     value: Number
     unit: str  # "fan", "hua", "x" (multiplier), "le", "point", "cap", ...
     note: str = ""  # short English gloss or the reason it applies
+    note_zh: str = ""  # the same in Chinese: a referee reads the working in either language
+    parts: tuple[Item, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "value": self.value, "unit": self.unit}
         if self.note:
             out["note"] = self.note
+        if self.note_zh:
+            out["note_zh"] = self.note_zh
+        if self.parts:
+            out["parts"] = [p.to_json() for p in self.parts]
         return out
 
 
@@ -31,11 +41,15 @@ class Transfer:
     payer: int
     payee: int
     amount: Number
-    reason: str = ""
+    reason: str = ""  # English, with the rule's Chinese name
+    reason_zh: str = ""  # the same in Chinese
 
     def to_json(self) -> dict[str, Any]:
-        return {"payer": self.payer, "payee": self.payee, "amount": self.amount,
-                "reason": self.reason}
+        out: dict[str, Any] = {"payer": self.payer, "payee": self.payee, "amount": self.amount,
+                               "reason": self.reason}
+        if self.reason_zh:
+            out["reason_zh"] = self.reason_zh
+        return out
 
 
 @dataclass

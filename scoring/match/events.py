@@ -310,6 +310,32 @@ class Dealt(Event):
     hands: tuple[str, str, str, str] = _f(_hands)
 
 
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise BadEvent(f"{where}: must be true or false, got {value!r}")
+    return value
+
+
+def _exchange_tiles(value: Any, where: str) -> str | None:
+    """The tiles of a 换牌, as many as the Shanghai ruleset swaps (5)."""
+    from scoring.rulesets.shanghai.table import EXCHANGE_TILES
+
+    return None if value is None else _tiles(value, where, n=EXCHANGE_TILES, unknown_ok=True)
+
+
+@dataclass(frozen=True)
+class Exchanged(Event):
+    """Shanghai 换牌 (house option ``exchange``): after the deal ``seat`` buried 5 tiles
+    (``given``) and took 5 from the wall (``taken``), or did not (``done`` false: it declined,
+    ran out of time or dropped out). Tiles are optional (``?`` where unseen)."""
+
+    type: ClassVar[str] = "exchange"
+    seat: int = _f(_seat)
+    done: bool = _f(_flag, True)
+    given: str | None = _f(_exchange_tiles, None)
+    taken: str | None = _f(_exchange_tiles, None)
+
+
 @dataclass(frozen=True)
 class Drew(Event):
     """A draw from the wall (a replacement from the tail after a kong or flower is inferred)."""
@@ -400,8 +426,8 @@ class DrawGame(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (MatchCreated, HandRecorded, PlayerLeft, Amendment, DiceRolled, WallBroken,
-                IndicatorTurned, Dealt, Drew, FlowerSetAside, Discarded, Chowed, Punged, Konged,
-                Declared, Won, DrawGame)
+                IndicatorTurned, Dealt, Exchanged, Drew, FlowerSetAside, Discarded, Chowed,
+                Punged, Konged, Declared, Won, DrawGame)
 }
 
 

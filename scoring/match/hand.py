@@ -29,6 +29,7 @@ from scoring.match.events import (
     DrawGame,
     Drew,
     Event,
+    Exchanged,
     FlowerSetAside,
     IndicatorTurned,
     Konged,
@@ -162,6 +163,8 @@ class HandState:
     shared_win: tuple[Tile, int] | None = None
     record: HandRecord | None = None
     settlement: Settlement | None = None
+    #: Shanghai 换牌 (option ``exchange``): seat -> whether it exchanged, once it is recorded
+    exchanged: dict[int, bool] = field(default_factory=dict)
 
     @classmethod
     def start(cls, ruleset: str, options: dict[str, Any], dealer: int,
@@ -174,6 +177,7 @@ class HandState:
         new.__dict__.update(self.__dict__)
         new.seats = [s.clone() for s in self.seats]
         new.rolls = list(self.rolls)
+        new.exchanged = dict(self.exchanged)
         return new
 
     # ------------------------------------------------------------ what the table shows
@@ -212,6 +216,8 @@ class HandState:
                 steps.append(f"indicator {_name(self.indicator)}" if self.indicator is not None
                              else "no indicator yet")
             return "before the deal: " + ", ".join(steps)
+        if pending := self.exchange_pending:
+            return f"换牌 (exchange): seat(s) {pending} still to record as done or not"
         return (f"seat {self.turn} to {self.need}; {self.undrawn} tiles in the wall, "
                 f"{self.drawable} drawable")
 
@@ -224,6 +230,9 @@ class HandState:
         handler = getattr(self, f"_on_{event.type}", None)
         if handler is None:
             raise EventRefused(f"{event.type} is not an event of a hand in play", event)
+        if (pending := self.exchange_pending) and event.type in ("discard", "kong", "win"):
+            raise EventRefused(f"换牌 comes first: record seat(s) {pending} as exchanged or "
+                               "not (option exchange)", event)
         try:
             new = self.clone()
             handler(new, event)
@@ -310,6 +319,49 @@ class HandState:
         s.turn = s.dealer
         s.need = "discard"
         s.seats[s.dealer].drew = True  # the dealer's 14th tile counts as drawn (天和)
+
+    @property
+    def exchange_pending(self) -> list[int]:
+        """Seats whose 换牌 (done or not) is still to be recorded before play starts."""
+        if not self.options.get("exchange") or not self.dealt or self.started:
+            return []
+        return [k for k in range(4) if k not in self.exchanged]
+
+    @staticmethod
+    def _on_exchange(s: HandState, ev: Exchanged) -> None:
+        """换牌: the seat buries 5 tiles and takes 5 from the wall (the wall keeps its size).
+
+        Tiles not given leave the seat's hand unseen: which 5 were swapped is not known.
+        """
+        if not s.options.get("exchange"):
+            raise EventRefused("换牌 is off: it is the Shanghai house option exchange")
+        if not s.dealt or s.started:
+            raise EventRefused("换牌 comes after the deal and before the dealer's first discard")
+        if ev.seat in s.exchanged:
+            raise EventRefused(f"seat {ev.seat}'s 换牌 is already recorded "
+                               f"({'done' if s.exchanged[ev.seat] else 'not done'})")
+        if not ev.done and (ev.given or ev.taken):
+            raise EventRefused("a seat that did not exchange gives and takes no tiles")
+        if ev.done and (ev.given is None) != (ev.taken is None):
+            raise EventRefused("name both the tiles buried (given) and taken, or neither")
+        seat = s.seats[ev.seat]
+        if ev.done and ev.given is not None and ev.taken is not None:
+            given, unknown_given = parse_with_unknown(ev.given)
+            for t in given:
+                seat.take(t, 1, ev.seat)
+            if unknown_given:
+                if seat.unknown < unknown_given:
+                    raise EventRefused(f"seat {ev.seat} has {seat.unknown} unseen tile(s), "
+                                       f"cannot bury {unknown_given}")
+                seat.unknown -= unknown_given
+            taken, unknown_taken = parse_with_unknown(ev.taken)
+            for t in taken:
+                seat.add(t)
+            seat.unknown += unknown_taken
+        elif ev.done:
+            seat.unknown += sum(seat.known.values())
+            seat.known.clear()
+        s.exchanged[ev.seat] = ev.done
 
     def _close_window(self) -> None:
         """No (more) claims on the last discard: seats that could have won pass it (漏胡)."""
@@ -455,9 +507,14 @@ class HandState:
         return base, w
 
     def _hun_claim_check(self, tiles: list[Tile], what: str) -> None:
-        if self.hun is not None and self.hun in tiles and not self.options.get("hun_claims"):
-            raise EventRefused(f"a 混 ({_name(self.hun)}) may not be used to {what} "
-                               "(liaoyang option hun_claims)")
+        """The ruleset says when a 混 may be claimed (never in a 吃; 碰/杠 per hun_claims)."""
+        from scoring.rulesets.liaoyang import hun_may_be_claimed
+
+        meld_type = {"吃": "chow", "碰": "pung"}.get(what, "exposed_kong")
+        if (self.hun is not None and self.hun in tiles
+                and not hun_may_be_claimed(meld_type, bool(self.options.get("hun_claims")))):
+            why = "混不能…用于吃牌" if meld_type == "chow" else "liaoyang option hun_claims"
+            raise EventRefused(f"a 混 ({_name(self.hun)}) may not be used to {what} ({why})")
 
     def _after_claim(self, base: HandState, w: Window, seat: int, claim: str) -> None:
         """Copy ``base`` (with the claim applied) into ``self`` and keep the window open."""

@@ -35,6 +35,7 @@ class OptionSpec:
     default: Any
     doc: str
     choices: tuple[Any, ...] | None = None  # None: any value of the default's type
+    kind: type | None = None  # the values' type when the default is None (a derived default)
 
     def check(self, value: Any, where: str) -> Any:
         if self.choices is not None:
@@ -42,7 +43,9 @@ class OptionSpec:
                 raise RecordError(f"must be one of {', '.join(map(repr, self.choices))}, "
                                   f"got {value!r}", where)
             return value
-        kind = type(self.default)
+        if value is None and self.default is None:
+            return value
+        kind = self.kind or type(self.default)
         if kind is bool:
             ok = isinstance(value, bool)
         elif kind is int:
@@ -74,6 +77,8 @@ class Ruleset(ABC):
     name: ClassVar[str]
     title: ClassVar[str]  # e.g. "山东麻将"
     options: ClassVar[tuple[OptionSpec, ...]]
+    #: the settlement's detail and counter keys as a referee reads them: key -> (English, 中文)
+    detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {}
 
     def resolve_options(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_options(self.options, overrides)

@@ -178,8 +178,8 @@ def test_liaoyang_match_typed_in(tmp_path: Path, capsys) -> None:
 
 def test_shanghai_match_typed_in(tmp_path: Path, capsys) -> None:
     """Shanghai, first dealer seat 0, 底 2, 勒子 10; the winner deals, a draw keeps the dealer,
-    一炮多响 gives the deal to the winner nearest the discarder; 荒番 +1 per draw, -1 per win,
-    0 when a player leaves; an escape pays one 底, 25% of it to the room.
+    一炮多响 gives the deal to the 下家 of the winner nearest the discarder; 荒番 +1 per draw,
+    -1 per win, 0 when a player leaves; an escape pays one 底, 25% of it to the room.
 
     ==  ==========================================  ======  ======  ======  ======  =========
     #   case (rotation)                                 s0      s1      s2      s3  next, 荒番
@@ -189,16 +189,16 @@ def test_shanghai_match_typed_in(tmp_path: Path, capsys) -> None:
     3   07 风碰                                          -40       0       0     +40  3, 0
     4   56 和局                                            0       0       0       0  3, 1
     5   21 风碰, 荒番 ×2, 5 勒子 cap                     -50       0       0     +50  3, 0
-    6   33 一炮多响 into two 承包 parties                 +8      +6     -14       0  0, 0
-    7   36 和局 (turned 2)                                0       0       0       0  0, 1
-    -   seat 3 leaves: 底 2, 0.5 to each, 0.5 room      +0.5    +0.5    +0.5      -2  0, 0
-    9   25 承包 partner discards (荒番 reset: ×1)         -6      +6       0       0  1, 0
-    10  11 杠开 floor                                    +30     -10     -10     -10  0, 0
+    6   33 一炮多响 into two 承包 parties                 +8      +6     -14       0  1, 0
+    7   36 和局 (turned 3)                                0       0       0       0  1, 1
+    -   seat 3 leaves: 底 2, 0.5 to each, 0.5 room      +0.5    +0.5    +0.5      -2  1, 0
+    9   25 承包 partner discards (turned 1; 荒番 reset)     0      -6      +6       0  2, 0
+    10  11 杠开 floor (turned 1)                         -10     +30     -10     -10  1, 0
     ==  ==========================================  ======  ======  ======  ======  =========
 
-    As entered: s0 = 0-10-40-50+8+0.5-6+30 = -67.5; s1 = 5+6+0.5+6-10 = 7.5;
-    s2 = -5-14+0.5-10 = -28.5; s3 = 10+40+50-2-10 = 88; sum -0.5, the room's 0.5.
-    Hand 2 corrected to 16 (the same win with dice 3+3, 开宝 ×2: -20/+20): s0 = -77.5,
+    As entered: s0 = 0-10-40-50+8+0.5+0-10 = -101.5; s1 = 5+6+0.5-6+30 = 35.5;
+    s2 = -5-14+0.5+6-10 = -22.5; s3 = 10+40+50-2-10 = 88; sum -0.5, the room's 0.5.
+    Hand 2 corrected to 16 (the same win with dice 3+3, 开宝 ×2: -20/+20): s0 = -111.5,
     s3 = 98.
     """
     ref = Referee(capsys, tmp_path, "shanghai")
@@ -207,18 +207,18 @@ def test_shanghai_match_typed_in(tmp_path: Path, capsys) -> None:
     ref.hand("07-fengpeng-discard", [-40, 0, 0, 40], deals_next=3)
     ref.hand("56-draw-from-zero-huangfan", [0, 0, 0, 0], deals_next=3)
     ref.hand("21-fengpeng-huangfan-hand-cap", [-50, 0, 0, 50], deals_next=3)
-    ref.hand("33-chengbao-both-parties-win-not-ready", [8, 6, -14, 0], deals_next=0)
-    ref.hand("36-draw-huangfan-up", [0, 0, 0, 0], 2, deals_next=0)
+    ref.hand("33-chengbao-both-parties-win-not-ready", [8, 6, -14, 0], deals_next=1)
+    ref.hand("36-draw-huangfan-up", [0, 0, 0, 0], 3, deals_next=1)
     out = ref.show()
     assert "huangfan 1" in out
     ref.leaves(3, "冯")
     out = ref.show()
     assert "huangfan 0" in out and "room's fee): 0.5" in out
-    ref.hand("25-chengbao-partner-discards", [-6, 6, 0, 0], deals_next=1)
-    ref.hand("11-gangkai-floor", [30, -10, -10, -10], deals_next=0)
-    assert ref.totals() == [-67.5, 7.5, -28.5, 88]
+    ref.hand("25-chengbao-partner-discards", [0, -6, 6, 0], 1, deals_next=2)
+    ref.hand("11-gangkai-floor", [-10, 30, -10, -10], 1, deals_next=1)
+    assert ref.totals() == [-101.5, 35.5, -22.5, 88]
     ref.correct(second, "16-kaibao-double")
-    assert ref.totals() == [-77.5, 7.5, -28.5, 98]
+    assert ref.totals() == [-111.5, 35.5, -22.5, 98]
     rc, out, err = ref.run("export", "1")
     data = json.loads(out)
     assert rc == 0, err

@@ -21,6 +21,8 @@ SAMPLES = [
     ev.WallBroken(wall_seat=2, stacks=8),
     ev.IndicatorTurned(tile="9m"),
     ev.Dealt(hands=("123m??", "?", "EEE", "")),
+    ev.Exchanged(seat=1, given="123m??", taken="?????"),
+    ev.Exchanged(seat=2, done=False),
     ev.Drew(seat=1, tile="5p"),
     ev.Drew(seat=1),
     ev.FlowerSetAside(seat=3, tile="f2"),

@@ -7,12 +7,13 @@ import pytest
 
 from scoring.match import HandState
 from scoring.match import events as ev
-from scoring.match.errors import EventRefused
+from scoring.match.errors import BadEvent, EventRefused
+from scoring.tiles import tile_from_name
 
 
 def start(ruleset: str, hands: list[str], dealer: int = 0, indicator: str | None = None,
-          counters: dict | None = None) -> HandState:
-    s = HandState.start(ruleset, {}, dealer, counters or {})
+          counters: dict | None = None, options: dict | None = None) -> HandState:
+    s = HandState.start(ruleset, options or {}, dealer, counters or {})
     if indicator:
         s = s.apply(ev.IndicatorTurned(tile=indicator))
     return s.apply(ev.Dealt(hands=tuple(hands)))  # type: ignore[arg-type]
@@ -184,6 +185,17 @@ def test_liaoyang_refusals() -> None:
         run(s, ev.Discarded(seat=0, tile="3m"), ev.Won(seats=(2,)))
 
 
+def test_liaoyang_hun_claims_allows_pung_never_chow() -> None:
+    """"混不能…用于吃牌": with option hun_claims a 混 may be 碰'd, but never used in a 吃."""
+    deal = ["3m 3p 3s EEE SSS WWW NN", "2m4m 999m 111p 999s CC", "3m3m 666m 777m 888m FF",
+            "12m 456p 789p 234s 55s"]
+    s = start("liaoyang", deal, indicator="2m", options={"hun_claims": True})  # 混 = 3m
+    s = s.apply(ev.Discarded(seat=0, tile="3m"))
+    with pytest.raises(EventRefused, match="混 \\(3m\\) may not be used to 吃"):
+        s.apply(ev.Chowed(seat=1, tiles="234m"))
+    assert s.apply(ev.Punged(seat=2)).seats[2].melds[-1].type == "pung"
+
+
 def test_shanghai_louhu_until_the_player_draws() -> None:
     deal = ["8m 9m EEE SSS WWW NNN", "8m 1p2p3p 4p5p6p 7p8p9p CCC", "2s3s4s 5s6s7s 2p2p FFF PP",
             "111m 234m 567m 88m 99m"]
@@ -198,6 +210,41 @@ def test_shanghai_louhu_until_the_player_draws() -> None:
             ev.Drew(seat=0, tile="1s"), ev.Discarded(seat=0, tile="9m"))
     s = s.apply(ev.Won(seats=(3,)))  # it drew since: 9m may win
     assert s.record.wins[0].tile == 8 and s.settlement.payments[3] > 0
+
+
+def test_shanghai_exchange_phase_records_each_seat() -> None:
+    """换牌 (option exchange): after the deal every seat is recorded as done or not before the
+    dealer's first discard; buried tiles leave the hand, the wall's tiles come in."""
+    deal = ["8m 9m EEE SSS WWW NNN", "8m 1p2p3p 4p5p6p 7p8p9p CCC", "2s3s4s 5s6s7s 2p2p FFF PP",
+            "111m 234m 567m 88m 99m"]
+    s = start("shanghai", deal, options={"exchange": True})
+    assert "换牌" in s.status()
+    with pytest.raises(EventRefused, match=r"换牌 comes first: record seat\(s\) \[0, 1, 2, 3\]"):
+        s.apply(ev.Discarded(seat=0, tile="8m"))
+    s = run(s, ev.Exchanged(seat=0, given="8m9mEEE", taken="1s2s3s4s5s"),
+            ev.Exchanged(seat=1, done=False), ev.Exchanged(seat=2))
+    assert s.seats[0].known[tile_from_name("E")] == 0
+    assert s.seats[0].known[tile_from_name("5s")] == 1
+    assert s.seats[2].unknown == 13 and not s.seats[2].known  # exchanged unseen
+    with pytest.raises(EventRefused, match=r"already recorded \(not done\)"):
+        s.apply(ev.Exchanged(seat=1))
+    with pytest.raises(EventRefused, match=r"seat\(s\) \[3\]"):
+        s.apply(ev.Discarded(seat=0, tile="S"))
+    s = run(s, ev.Exchanged(seat=3, done=False), ev.Discarded(seat=0, tile="S"))
+    assert s.exchanged == {0: True, 1: False, 2: True, 3: False}
+    with pytest.raises(EventRefused, match="before the dealer's first discard"):
+        s.apply(ev.Exchanged(seat=1))
+    # off by default, and unknown to the other rulesets
+    with pytest.raises(EventRefused, match="换牌 is off"):
+        start("shanghai", deal).apply(ev.Exchanged(seat=0, done=False))
+
+
+def test_exchange_event_checks_its_tiles() -> None:
+    with pytest.raises(BadEvent, match=r"exchange\.given: needs 5 tiles"):
+        ev.event_from_json({"type": "exchange", "seat": 0, "given": "1m2m", "taken": "?????"})
+    e = ev.event_from_json({"type": "exchange", "seat": 2, "done": False})
+    assert e == ev.Exchanged(seat=2, done=False) and e.to_json() == {
+        "type": "exchange", "seat": 2, "done": False}
 
 
 def test_discard_after_own_kong_is_marked() -> None:
@@ -354,15 +401,16 @@ def test_shandong_counts_the_stacks_at_both_ends_of_the_wall() -> None:
 
 def test_dealer_kong_before_its_first_discard_then_wins_on_the_replacement() -> None:
     """The deal's flower replacements are no 杠上开花, but a kong is play: the dealer's 暗杠 of
-    1m before its first discard, then 9s from the tail, wins 杠上开花 (and, by the record's
-    definition, in its first turn: 天和). 番 6 + 2 = 8, 花 2 (suit 暗杠): S = (5 + 2) × 8."""
+    1m before its first discard, then 9s from the tail, wins 杠上开花 in its first turn; not
+    天和, which is the dealt 14 tiles complete as dealt ("庄家起手和牌"). 番 2, 花 2 (suit 暗杠):
+    S = (5 + 2) × 2."""
     deal = ["1111m 234p 567p 99s 55s", "EEE SSS WWW NNN C", "2m4m 999m 111p 888s CC",
             "33m 666m 777m 888m FF"]
     s = run(start("shandong", deal), ev.Konged(seat=0, kind="concealed", tile="1m"),
             ev.Drew(seat=0, tile="9s"), ev.Won(seats=(0,)))
     win = s.record.wins[0]
     assert win.replacement == "kong" and win.first_turn and win.tile == 26  # 9s
-    assert s.settlement.payments == [168, -56, -56, -56]
+    assert s.settlement.payments == [42, -14, -14, -14]
 
 
 def test_several_winners_share_one_discarded_tile_in_the_count() -> None:

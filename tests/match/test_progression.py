@@ -43,8 +43,9 @@ def spec_next(ruleset: str, rec: HandRecord, counter: int) -> tuple[int, int]:
         return (d if winners == [d] else (d + 1) % 4), 0
     if len(winners) > 1:
         assert source is not None
+        # "點炮者最近的一個胡牌者下家為下盤莊家": the 下家 of the winner nearest the discarder
         nearest = next((source + k) % 4 for k in (1, 2, 3) if (source + k) % 4 in winners)
-        return nearest, max(0, counter - 1)
+        return (nearest + 1) % 4, max(0, counter - 1)
     return winners[0], max(0, counter - 1)
 
 

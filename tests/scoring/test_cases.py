@@ -40,3 +40,20 @@ def test_case(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         assert got["next_dealer"] == expect["next_dealer"]
     for key, value in expect.get("context", {}).items():
         assert got["context"].get(key) == value, key
+
+
+SEEDS = CASES_DIR.parents[2] / "shared" / "seeds"  # the original texts, beside the checkout
+QUOTED = [p for p in CASES if "text" in _expect(p)]
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the original texts (shared/seeds) are not here")
+@pytest.mark.parametrize("path", QUOTED, ids=[f"{p.parent.name}/{p.stem}" for p in QUOTED])
+def test_quoted_line_is_in_the_original(path: Path) -> None:
+    """A case's ``text`` is ``FILE:LINE quote``: each part of the quote (``…`` marks a cut) is on
+    that line of the original text."""
+    where, quote = _expect(path)["text"].split(" ", 1)
+    name, line = where.split(":")
+    original = (SEEDS / name).read_text(encoding="utf-8").splitlines()[int(line) - 1]
+    for part in quote.split(" (house option")[0].split("…"):
+        for words in part.split():
+            assert words in original, (words, original[:80])

@@ -159,7 +159,8 @@ def records(draw: st.DrawFn, min_hun: int = 0) -> dict[str, Any]:
         context["bao_tile"] = TILE_NAMES[draw(st.sampled_from(bao_choices))]
     options = draw(st.fixed_dictionaries({}, optional={
         "di": st.sampled_from([50, 100, 300]), "base": st.sampled_from([1, 2]),
-        "bao_inside_cap": st.booleans(), "qidui_counts_bimen": st.booleans()}))
+        "bao_inside_cap": st.booleans(), "qidui_counts_bimen": st.booleans(),
+        "bao_value": st.sampled_from([0, 10])}))
     return {"ruleset": "liaoyang", "options": options, "dealer": dealer, "seats": seats,
             "outcome": "win", "wins": [win], "context": context}
 
@@ -191,7 +192,7 @@ def test_zero_sum_deterministic_and_capped(rec: dict[str, Any]) -> None:
     assert s.payments == score(rec).payments
     winner = s.wins[0].seat
     di = rec["options"].get("di", 100)
-    bao = s.details["bao"] * 10
+    bao = s.details["bao"] * rec["options"].get("bao_value", di // 10)  # 宝: 10% of the 底
     for k in range(4):
         if k != winner:
             assert 0 < -s.payments[k] <= 2 * di + bao

@@ -127,7 +127,8 @@ def test_items_show_the_working() -> None:
                      ("荒庄", "x"): 32}
     assert win.share == 320
     assert win.details["formula"] == "(5 + 0) × 1 × 2 × 32 = 320"
-    assert [t.reason for t in s.transfers] == ["自摸"] * 3
+    assert [t.reason for t in s.transfers] == ["自摸 (each other player pays S)"] * 3
+    assert [t.reason_zh for t in s.transfers] == ["自摸（其他每家付S）"] * 3
 
 
 def test_big_hand_items_add_and_replace_tuidaohe() -> None:
@@ -141,8 +142,14 @@ def test_chengbao_transfers_name_the_moved_payment() -> None:
     s = score(_case("24-chengbao-self-draw"))
     assert [(t.payer, t.payee, t.amount) for t in s.transfers] == [(0, 1, 6)] * 3
     assert sorted(t.reason for t in s.transfers) == [
-        "承包: pays seat 2's 自摸", "承包: pays seat 3's 自摸", "承包: 自摸"]
+        "承包: pays seat 2's 自摸 (each other player pays S)",
+        "承包: pays seat 3's 自摸 (each other player pays S)",
+        "承包: 自摸 (each other player pays S)"]
     assert s.wins[0].details["chengbao_payer"] == 0
+    # the 承包 item counts the claims and names the liable seat (not a seat number as a value)
+    (item,) = [i for i in s.wins[0].items if i.name == "承包"]
+    assert (item.value, item.unit) == (3, "claims")
+    assert "seat 0 is liable" in item.note and "0号座位承包" in item.note_zh
 
 
 def test_minglou_win_refused_through_validate() -> None:
@@ -245,5 +252,8 @@ def test_first_turn_with_a_concealed_kong_is_on_its_replacement() -> None:
         score(record)
     record["wins"][0] = {"seat": 1, "tile": "5s", "by": "self_draw", "first_turn": True,
                          "replacement": "kong"}
-    # 地和 5 + 杠上开花 2; 花: suit 暗杠 2; S = (5 + 2) × 7 = 49 from each
+    # no 地和 after the winner's own 暗杠: 杠上开花 2; 花: suit 暗杠 2; S = (5 + 2) × 2 = 14
+    assert score(record).payments == [-14, 42, -14, -14]
+    record["options"] = {"dihe_after_own_concealed_kong": True}
+    # the house option: 地和 5 + 杠上开花 2; S = (5 + 2) × 7 = 49 from each
     assert score(record).payments == [-49, 147, -49, -49]

@@ -64,6 +64,11 @@ def _fan(record: HandRecord, win: Win) -> int:
     if (not seat.melds and all(c in (0, 2, 4) for c in counts)
             and (four_ok or 4 not in counts)):
         shapes.append(None)  # 七对
+    own_kong = any(len(m.tiles) == 4 for m in seat.melds)
+    other_kong = any(len(m.tiles) == 4 for k, s in enumerate(record.seats) if k != win.seat
+                     for m in s.melds)
+    dihe = (win.first_turn and win.seat != record.dealer and not other_kong
+            and (not own_kong or record.options.get("dihe_after_own_concealed_kong", False)))
     best = 0
     for g in shapes:
         fan = 0
@@ -77,10 +82,10 @@ def _fan(record: HandRecord, win: Win) -> int:
             fan += 2 if chowless else 0  # 碰碰和
         fan += 2 if win.by == "self_draw" and win.replacement else 0  # 杠上开花
         fan += 2 if g is None else 0  # 七对
-        fan += 5 if win.first_turn and win.seat != record.dealer else 0  # 地和
+        fan += 5 if dihe else 0  # 地和: before any 吃, 碰 or 杠 at the table
         fan += 5 if len(suits) == 1 and 3 not in suits else 0  # 清一色
         fan += 5 if all(_is_258(t) for t in tiles) else 0  # 将一色
-        fan += 6 if win.first_turn and win.seat == record.dealer else 0  # 天和
+        fan += 6 if win.first_turn and win.seat == record.dealer and not own_kong else 0  # 天和
         best = max(best, fan or 1)  # 推倒和
     return best
 

@@ -25,7 +25,9 @@ def _record(winner: dict[str, Any], win: dict[str, Any], seat: int = 0,
 
 
 def _hua(settlement: Settlement) -> int:
-    return sum(int(i.value) for i in settlement.wins[0].items if i.unit == "hua")
+    """The 花 parts under the pattern line (碰碰胡 / 混一色 = 底 + 花)."""
+    return sum(int(p.value) for i in settlement.wins[0].items for p in i.parts
+               if p.unit == "hua")
 
 
 def test_flower_points_exposed_and_added_kongs() -> None:
@@ -185,7 +187,7 @@ def _two_partner_record(win: dict[str, Any], ready: tuple[bool, bool, bool, bool
 
 def test_two_partners_self_draw_each_capped() -> None:
     s = scoring.score(_two_partner_record({"tile": "9s", "by": "self_draw"}, (False,) * 4))
-    # each partner owes U + 2U = 60 -> 50; seat 3 pays U = 20
+    # each partner owes 5U = U + 4U = 100 -> 50; seat 3 pays U = 20
     assert s.payments == [-50, 120, -50, -20]
     assert len(s.details["contracts"]) == 2
 

@@ -19,7 +19,8 @@ from tests.scoring.test_shanghai_properties import _Reject, records
 
 CASES = sorted(p for p in (Path(__file__).resolve().parent.parent / "cases" / "shanghai")
                .glob("*.json") if not p.name.endswith(".expect.json"))
-DEFAULTS = {"base": 2, "le": 10, "dadiaoche_counts_concealed_kong": True, "hand_cap_le": 5}
+DEFAULTS = {"base": 2, "le": 10, "dadiaoche_counts_concealed_kong": True, "hand_cap_le": 5,
+            "chengbao_selfdraw_shares": 5, "multi_win_dealer": "nearest_winner_next"}
 # 花 by meld: index 0 triplet (pung or standing), 1 明杠/补杠, 2 暗杠
 HUA = {"suit": (0, 1, 2), "wind": (1, 2, 3), "dragon": (2, 3, 4)}
 KONG_INDEX = {"pung": 0, "exposed_kong": 1, "added_kong": 1, "concealed_kong": 2}
@@ -125,8 +126,8 @@ def reference_payments(rec: dict[str, Any], overrides: dict[str, Any]) -> list[i
                 continue
             partner = b if me == a else a
             ready = src is not None and rec["seats"][src].get("ready", False)
-            if w["by"] == "self_draw":
-                owe[partner][me] += 2 * u
+            if w["by"] == "self_draw":  # 5 shares in all by default: U + 4U
+                owe[partner][me] += (opts["chengbao_selfdraw_shares"] - 1) * u
             elif partner in winners:  # both parties won on one discard / robbed kong
                 if w["by"] == "discard" and not ready:
                     owe[src][me] += u
@@ -153,6 +154,19 @@ def reference_payments(rec: dict[str, Any], overrides: dict[str, Any]) -> list[i
     return pay
 
 
+def reference_next_dealer(rec: dict[str, Any], overrides: dict[str, Any]) -> int:
+    """Winner deals, a draw keeps the dealer; 一炮多响: "點炮者最近的一個胡牌者下家為下盤莊家"."""
+    if rec["outcome"] == "draw":
+        return int(rec["dealer"])
+    if len(rec["wins"]) == 1:
+        return int(rec["wins"][0]["seat"])
+    src = rec["wins"][0]["from"]
+    winners = {w["seat"] for w in rec["wins"]}
+    nearest = min(winners, key=lambda s: (s - src) % 4)
+    nxt = {**DEFAULTS, **overrides}["multi_win_dealer"] == "nearest_winner_next"
+    return (nearest + 1) % 4 if nxt else nearest
+
+
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_reference_agrees_on_worked_cases(path: Path) -> None:
     rec = json.loads(path.read_text(encoding="utf-8"))
@@ -160,6 +174,8 @@ def test_reference_agrees_on_worked_cases(path: Path) -> None:
     if "error" in expect:
         return
     assert reference_payments(rec, rec.get("options", {})) == expect["payments"]
+    if "next_dealer" in expect:
+        assert reference_next_dealer(rec, rec.get("options", {})) == expect["next_dealer"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -169,5 +185,6 @@ def test_reference_agrees_on_generated_hands(data: st.DataObject) -> None:
         rec = data.draw(records())
     except _Reject:
         return
-    got = scoring.score(json.loads(json.dumps(rec))).payments
-    assert reference_payments(rec, {}) == got, json.dumps(rec, ensure_ascii=False)
+    got = scoring.score(json.loads(json.dumps(rec)))
+    assert reference_payments(rec, {}) == got.payments, json.dumps(rec, ensure_ascii=False)
+    assert reference_next_dealer(rec, {}) == got.next_dealer

@@ -69,6 +69,23 @@ def test_new_match_dialog_shows_defaults_and_keeps_only_changes(qtbot) -> None:
                  "players": ["Player 1", "Player 2", "Chen", "Player 4"], "first_dealer": 2}
 
 
+def test_new_match_dialog_keeps_option_types(qtbot) -> None:
+    """A numeric choice comes back as a number, and a derived default (宝 = 底/10) is left out
+    until the referee sets a value."""
+    i18n.set_language("en")
+    dialog = NewMatchDialog()
+    qtbot.addWidget(dialog)
+    dialog.ruleset.setCurrentIndex(dialog.ruleset.findData("shanghai"))
+    assert dialog.values()["options"] == {}
+    combo = dialog.option_widgets["chengbao_selfdraw_shares"]
+    combo.setCurrentIndex(combo.findText("3"))
+    assert dialog.values()["options"] == {"chengbao_selfdraw_shares": 3}
+    dialog.ruleset.setCurrentIndex(dialog.ruleset.findData("liaoyang"))
+    assert dialog.values()["options"] == {}
+    dialog.option_widgets["bao_value"].setValue(10)
+    assert dialog.values()["options"] == {"bao_value": 10}
+
+
 def test_export_and_reopen(window: MainWindow, qtbot, tmp_path: Path, monkeypatch) -> None:
     window.session.load(json.loads(SAMPLE.read_text(encoding="utf-8")))
     window.confirm_hand()

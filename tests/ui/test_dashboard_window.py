@@ -39,6 +39,28 @@ def test_settlement_is_shown_for_the_referee(window: MainWindow) -> None:
     assert window.seat_panels[1].header.text().count("Bo") == 1
 
 
+def test_shanghai_pattern_line_shows_its_parts_in_the_chosen_language(window: MainWindow) -> None:
+    """碰碰胡 = 底 + each 花: the parts are child rows of the pattern line; notes follow the
+    language."""
+    case = ROOT / "tests" / "cases" / "shanghai" / "01-pengpenghu-discard.json"
+    window.session.load(json.loads(case.read_text(encoding="utf-8")))
+    win = window.scoring.tree.topLevelItem(0)
+    rows = {win.child(i).text(0): win.child(i) for i in range(win.childCount())}
+    pattern = rows["碰碰胡"]
+    parts = [(pattern.child(i).text(0), pattern.child(i).text(1))
+             for i in range(pattern.childCount())]
+    assert parts[0] == ("底", "2 pt") and len(parts) == 4  # 底, two flowers, the East pung
+    assert "standard shape" in pattern.text(2)
+    i18n.set_language("zh")
+    try:
+        window.scoring.refresh()
+        win = window.scoring.tree.topLevelItem(0)
+        texts = [win.child(i).text(2) for i in range(win.childCount())]
+        assert any("标准牌型" in t for t in texts), texts
+    finally:
+        i18n.set_language("en")
+
+
 def test_clicking_a_tile_corrects_it_and_logs_who_and_why(window: MainWindow, qtbot,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     flower_index = 0

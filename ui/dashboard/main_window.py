@@ -34,6 +34,7 @@ from ui.dashboard.palette import TilePalette
 from ui.dashboard.scoring_panel import ScoringPanel
 from ui.dashboard.seat_panel import SeatPanel, SeatView
 from ui.dashboard.table_panel import TableBridge, TablePanel
+from ui.dashboard.timer_panel import TimerPanel
 from ui.errors import CommandError
 
 # seat k sits at: 0 bottom, 1 right, 2 top, 3 left (play goes counter-clockwise);
@@ -107,6 +108,9 @@ class MainWindow(QMainWindow):
         self.table_bridge = TableBridge(self)
         self.table_panel = TablePanel(self.table_bridge)
         self.tabs.addTab(self.table_panel, tr("table"))
+        self.timer_panel = TimerPanel()
+        self.timer_panel.message.connect(lambda m: self.statusBar().showMessage(m, 10000))
+        self.tabs.addTab(self.timer_panel, tr("timer"))
         if self.match_panel is not None:
             self.table_bridge.dice.connect(self.match_panel.add_roll,
                                            Qt.ConnectionType.QueuedConnection)

@@ -79,10 +79,14 @@ class NewMatchDialog(QDialog):
             elif isinstance(spec.default, bool):
                 widget = QCheckBox()
                 widget.setChecked(spec.default)
-            elif isinstance(spec.default, int):
+            elif isinstance(spec.default, int) or spec.kind is int:
                 widget = QSpinBox()
-                widget.setRange(0, 1_000_000)
-                widget.setValue(spec.default)
+                # a derived default (None, e.g. Liaoyang 宝 = 底/10) sits just below the range
+                low = -1 if spec.default is None else 0
+                widget.setRange(low, 1_000_000)
+                if spec.default is None:
+                    widget.setSpecialValueText(tr("option_derived"))
+                widget.setValue(low if spec.default is None else spec.default)
             else:
                 widget = QLineEdit(str(spec.default))
             widget.setToolTip(f"{spec.doc} (default {spec.default!r})")
@@ -96,12 +100,12 @@ class NewMatchDialog(QDialog):
         options: dict[str, Any] = {}
         for spec in ruleset_options(self.rules()):
             w = self.option_widgets[spec.name]
-            if isinstance(w, QComboBox):
-                value: Any = w.currentText()
+            if isinstance(w, QComboBox) and spec.choices:
+                value: Any = spec.choices[w.currentIndex()]  # keeps the choice's type (5, not "5")
             elif isinstance(w, QCheckBox):
                 value = w.isChecked()
             elif isinstance(w, QSpinBox):
-                value = w.value()
+                value = None if w.value() < 0 else w.value()
             else:
                 value = w.text()  # type: ignore[attr-defined]
             if value != spec.default:

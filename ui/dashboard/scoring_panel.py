@@ -15,8 +15,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from scoring.settlement import Item, Transfer
 from ui.dashboard.core import HandSession
-from ui.dashboard.i18n import seat_name, tr, word
+from ui.dashboard.i18n import language, seat_name, tr, word
 
 
 def _row(parent: QTreeWidgetItem | None, texts: list[str]) -> QTreeWidgetItem:
@@ -26,6 +27,19 @@ def _row(parent: QTreeWidgetItem | None, texts: list[str]) -> QTreeWidgetItem:
         if text:
             item.setToolTip(col, text)
     return item
+
+
+def _item_rows(parent: QTreeWidgetItem, item: Item) -> None:
+    """An item in the chosen language, with the parts it totals as its children."""
+    note = item.note_zh if language() == "zh" and item.note_zh else item.note
+    row = _row(parent, [item.name, f"{item.value:g} {word(item.unit)}", note])
+    for part in item.parts:
+        _item_rows(row, part)
+    row.setExpanded(True)
+
+
+def _reason(t: Transfer) -> str:
+    return t.reason_zh if language() == "zh" and t.reason_zh else t.reason
 
 
 def _detail(parent: QTreeWidgetItem, key: str, value: object) -> None:
@@ -39,7 +53,8 @@ def _value(value: object) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{word(str(k))} {v}" for k, v in value.items())
     if isinstance(value, list | tuple):
-        return " ".join(str(v) for v in value)
+        sep = "; " if any(isinstance(v, dict) for v in value) else " "
+        return sep.join(_value(v) for v in value) if value else "—"
     return str(value)
 
 
@@ -189,19 +204,19 @@ class ScoringPanel(QWidget):
             for w in st.wins:
                 top = self._top([f"{seat(w.seat)} {w.pattern}", f"{tr('share')} {w.share:g}", ""])
                 for item in w.items:
-                    _row(top, [item.name, f"{item.value:g} {word(item.unit)}", item.note])
+                    _item_rows(top, item)
                 for key, value in w.details.items():
                     _detail(top, key, value)
             if st.items or st.details:
                 top = self._top([tr("table_section"), "", ""])
                 for item in st.items:
-                    _row(top, [item.name, f"{item.value:g} {word(item.unit)}", item.note])
+                    _item_rows(top, item)
                 for key, value in st.details.items():
                     _detail(top, key, value)
             if st.transfers:
                 top = self._top([tr("transfers"), "", ""])
                 for t in st.transfers:
-                    _row(top, [f"{seat(t.payer)} → {seat(t.payee)}", f"{t.amount:g}", t.reason])
+                    _row(top, [f"{seat(t.payer)} → {seat(t.payee)}", f"{t.amount:g}", _reason(t)])
             pays = "  ".join(f"{seat(k)} <b>{p:+g}</b>" for k, p in enumerate(st.payments))
             self.payments.setText(f"{tr('payments')}: {pays}<br>{tr('next_dealer')}: "
                                   f"{seat(st.next_dealer)}")

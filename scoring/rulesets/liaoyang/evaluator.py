@@ -31,10 +31,10 @@ class WinnerEvaluation:
     readings_tried: int
 
 
-def _item(name: str, fan: int, times: int, note: str) -> Item:
+def _item(name: str, fan: int, times: int, note: str, note_zh: str) -> Item:
     if times > 1:
-        note = f"{times} × {fan}: {note}"
-    return Item(name, fan * times, "fan", note)
+        note, note_zh = f"{times} × {fan}: {note}", f"{times} × {fan}：{note_zh}"
+    return Item(name, fan * times, "fan", note, note_zh)
 
 
 @lru_cache(maxsize=4096)
@@ -71,7 +71,7 @@ def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluat
     for f in WINNER_FANS:
         n = f.times(best, options)
         if n:
-            items.append(_item(f.name, f.fan, n, f.note))
+            items.append(_item(f.name, f.fan, n, f.note, f.note_zh))
             total += f.fan * n
     return WinnerEvaluation(best, tuple(items), total, len(all_readings))
 
@@ -97,6 +97,6 @@ def evaluate_loser(loser: LoserSeat, options: LiaoyangOptions) -> tuple[tuple[It
     for f in LOSER_FANS:
         n = f.times(loser, options)
         if n:
-            items.append(_item(f.name, f.fan, n, f.note))
+            items.append(_item(f.name, f.fan, n, f.note, f.note_zh))
             total += f.fan * n
     return tuple(items), total

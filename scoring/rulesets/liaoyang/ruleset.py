@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from scoring.errors import InvalidHand, RecordError
 from scoring.record import HandRecord, Meld, Win
@@ -14,7 +14,7 @@ from scoring.rulesets.liaoyang.facts import LoserSeat, WinnerHand
 from scoring.rulesets.liaoyang.options import OPTIONS, LiaoyangOptions
 from scoring.rulesets.liaoyang.requirements import HUN_DISCARDED, first_failure
 from scoring.rulesets.liaoyang.settle import bao_count, pay, transfers_and_items
-from scoring.rulesets.liaoyang.wild import hun_of, jiqiang_of
+from scoring.rulesets.liaoyang.wild import hun_may_be_claimed, hun_of, jiqiang_of
 from scoring.settlement import Item, Settlement, Transfer, WinScore
 from scoring.tiles import TILE_NAMES, Tile, format_tiles, tile_from_name
 
@@ -36,6 +36,17 @@ class LiaoyangRuleset(Ruleset):
     name = "liaoyang"
     title = "辽阳麻将"
     options = OPTIONS
+    detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "indicator": ("indicator", "翻牌"), "hun": ("wildcard", "混"),
+        "jiqiang": ("鸡枪 tiles", "鸡枪"),
+        "hun_discarded": ("混 discarded", "打出的混"), "draw_threshold": ("draw at", "黄庄剩牌"),
+        "bao_tile": ("宝 tile", "宝牌"), "bao": ("宝 count", "宝数"), "yao": ("all capped", "摇"),
+        "losers": ("losers", "输家"), "seat": ("seat", "座位"), "f_i": ("loser fan f_i", "输家番"),
+        "fans": ("fan items", "番项"), "raw": ("before the cap", "封顶前"), "pays": ("pays", "付"),
+        "f_w": ("winner fan f_w", "赢家番"), "reading": ("reading", "拆分"),
+        "melds": ("melds", "副露"), "hun_stood_for": ("混 stood for", "混代替"),
+        "readings_tried": ("readings tried", "尝试的拆分"),
+    }
 
     # ------------------------------------------------------------ record checks
 
@@ -47,12 +58,14 @@ class LiaoyangRuleset(Ruleset):
         for k, seat in enumerate(record.seats):
             if seat.flowers:
                 raise RecordError("Liaoyang is played without flowers", f"seats[{k}].flowers")
-            if opts.hun_claims or hun is None:
+            if hun is None:
                 continue
             for i, m in enumerate(seat.melds):
-                if hun in m.tiles:
-                    raise RecordError(f"a 混 ({TILE_NAMES[hun]}) may not be used to 吃, 碰 or 杠 "
-                                      "(option hun_claims)", f"seats[{k}].melds[{i}]")
+                if hun in m.tiles and not hun_may_be_claimed(m.type, opts.hun_claims):
+                    what = ("吃 (\"混不能…用于吃牌\", whatever hun_claims says)"
+                            if m.type == "chow" else "碰 or 杠 (option hun_claims)")
+                    raise RecordError(f"a 混 ({TILE_NAMES[hun]}) may not be used to {what}",
+                                      f"seats[{k}].melds[{i}]")
         if hun is not None:
             self._check_hun_copies(record, hun)
         if record.outcome != "win":
@@ -132,8 +145,8 @@ class LiaoyangRuleset(Ruleset):
         items: list[Item] = []
         loser_details = []
         for (lo, l_items, f_i), p in zip(loser_items, payments, strict=True):
-            items.extend(Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}")
-                         for i in l_items)
+            items.extend(Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}",
+                              f"{lo.seat}号座位：{i.note_zh}") for i in l_items)
             loser_details.append({"seat": lo.seat, "f_i": f_i,
                                   "fans": [f"{i.name} {i.value}" for i in l_items],
                                   "raw": p.raw, "pays": p.total})
@@ -198,7 +211,8 @@ class LiaoyangRuleset(Ruleset):
         if not 0 <= leaver <= 3:
             raise ValueError(f"seat number {leaver} is out of range 0..3")
         opts = LiaoyangOptions.from_mapping(options)
-        return [Transfer(leaver, k, opts.di, "逃跑: one 底 to each other player")
+        return [Transfer(leaver, k, opts.di, "逃跑: one 底 to each other player",
+                         "逃跑：付其他每家一个底")
                 for k in range(4) if k != leaver]
 
     # ------------------------------------------------------------ shapes for 听 / waits

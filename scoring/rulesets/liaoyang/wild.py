@@ -11,6 +11,12 @@ def hun_of(indicator: Tile) -> Tile:
     return next_in_cycle(indicator)
 
 
+def hun_may_be_claimed(meld_type: str, hun_claims: bool) -> bool:
+    """May a 混 be used in this meld? Never in a 吃 ("混不能…用于吃牌"); in a 碰 or 杠 only with
+    option ``hun_claims``."""
+    return hun_claims and meld_type != "chow"
+
+
 def jiqiang_of(indicator: Tile) -> frozenset[Tile]:
     """The two 鸡枪 kinds (8 tiles).
 

@@ -63,9 +63,10 @@ class WinValue:
         return "+".join(f.name for f in self.fans)
 
     def to_score(self) -> WinScore:
-        items = [Item(f.name, f.fan, "fan", f.note) for f in self.fans]
+        items = [Item(f.name, f.fan, "fan", f.note, f.note_zh) for f in self.fans]
         items += self.hua
-        items.append(Item("底", self.base, "point", "option base"))
+        items.append(Item("底", self.base, "point", "the base of S = (底 + 花) × 番 (option base)",
+                          "每份 S = (底 + 花) × 番 的底（选项 base）"))
         items += self.multipliers
         mult = "".join(f" × {int(m.value)}" for m in self.multipliers)
         formula = f"({self.base} + {self.hua_total}) × {self.fan}{mult} = {self.share}"
@@ -75,9 +76,9 @@ class WinValue:
                                  "reading": self.reading_text})
 
 
-def fans_of(facts: WinFacts) -> tuple[Fan, ...]:
+def fans_of(facts: WinFacts, options: Mapping[str, Any]) -> tuple[Fan, ...]:
     """The 番 items of one reading: the applying 大和 items, or 推倒和 alone."""
-    big = tuple(f for f in BIG_HANDS if f.is_condition_met(facts))
+    big = tuple(f for f in BIG_HANDS if f.is_condition_met(facts, options))
     return big or (SMALL_HAND,)
 
 
@@ -85,11 +86,12 @@ def multipliers(record: HandRecord, win: Win) -> list[Item]:
     """明楼 ×2 for a 明楼 winner; 荒庄 ×2^min(k, 5) after k drawn hands in a row."""
     out: list[Item] = []
     if record.seats[win.seat].declared == "minglou":
-        out.append(Item("明楼", 2, "x", "the winner declared 明楼"))
+        out.append(Item("明楼", 2, "x", "the winner declared 明楼", "赢家明楼，×2"))
     k = record.context.huangzhuang_streak
     if k:
         n = min(k, MAX_HUANGZHUANG_DOUBLINGS)
-        out.append(Item("荒庄", 2 ** n, "x", f"{k} drawn hand(s) before this one: ×2^{n}"))
+        out.append(Item("荒庄", 2 ** n, "x", f"{k} drawn hand(s) before this one: ×2^{n}",
+                         f"此前连续荒庄 {k} 局：×2^{n}"))
     return out
 
 
@@ -100,7 +102,7 @@ def evaluate(record: HandRecord, win: Win, options: Mapping[str, Any]) -> WinVal
                              where=f"seats[{win.seat}]")
     best: tuple[Decomposition, tuple[Fan, ...]] | None = None
     for reading in found:
-        fans = fans_of(WinFacts.of(record, win, reading))
+        fans = fans_of(WinFacts.of(record, win, reading), options)
         if best is None or sum(f.fan for f in fans) > sum(f.fan for f in best[1]):
             best = (reading, fans)
     assert best is not None

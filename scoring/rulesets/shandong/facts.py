@@ -18,12 +18,20 @@ class WinFacts:
     concealed: tuple[Tile, ...]
     melds: tuple[Meld, ...]
     reading: Decomposition
+    others_kong: bool = False  # another seat shows a kong (for a first-turn win: made before it)
 
     @classmethod
     def of(cls, record: HandRecord, win: Win, reading: Decomposition) -> WinFacts:
         seat = record.seats[win.seat]
+        others = any(m.is_kong for k, s in enumerate(record.seats) if k != win.seat
+                     for m in s.melds)
         return cls(win=win, is_dealer=win.seat == record.dealer, concealed=seat.concealed,
-                   melds=seat.melds, reading=reading)
+                   melds=seat.melds, reading=reading, others_kong=others)
+
+    @property
+    def own_kong(self) -> bool:
+        """The winner shows a kong (in a first-turn win, a 暗杠 declared before it)."""
+        return any(m.is_kong for m in self.melds)
 
     @property
     def tiles(self) -> list[Tile]:

@@ -21,6 +21,10 @@ _MELD_HUA: dict[tuple[str, bool], tuple[str, int]] = {
 }
 
 
+_MELD_EN = {"pung": "claimed pung", "exposed_kong": "exposed kong", "added_kong": "added kong",
+            "concealed_kong": "concealed kong"}
+
+
 def meld_hua(meld: Meld) -> tuple[str, int] | None:
     """The 花 a meld is worth, with its name; ``None`` for chows and suit pungs (0)."""
     return _MELD_HUA.get((meld.type, is_honor(meld.kind)))
@@ -30,12 +34,15 @@ def hua_items(seat: Seat) -> list[Item]:
     """One item per source of 花, so a referee can count them again."""
     items: list[Item] = []
     if seat.flowers:
-        items.append(Item("花牌", len(seat.flowers), "hua",
-                          " ".join(TILE_NAMES[t] for t in seat.flowers)))
+        tiles = " ".join(TILE_NAMES[t] for t in seat.flowers)
+        items.append(Item("花牌", len(seat.flowers), "hua", f"bonus flowers {tiles}",
+                          f"花牌 {tiles}"))
     for meld in seat.melds:
         found = meld_hua(meld)
         if found is not None:
-            items.append(Item(found[0], found[1], "hua", format_tiles(meld.tiles)))
+            tiles = format_tiles(meld.tiles)
+            items.append(Item(found[0], found[1], "hua", f"{_MELD_EN[meld.type]} {tiles}",
+                              f"{found[0]} {tiles}"))
     return items
 
 

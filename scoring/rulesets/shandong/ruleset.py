@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from scoring.errors import InvalidHand
 from scoring.record import HandRecord, Meld
@@ -20,6 +20,12 @@ class ShandongRuleset(Ruleset):
     name = "shandong"
     title = "山东麻将"
     options = OPTIONS
+    detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "fan": ("fan", "番"), "hua": ("flower points", "花"), "multiplier": ("multiplier", "倍数"),
+        "formula": ("S = (底 + 花) × 番 × multipliers", "每份算式"), "reading": ("reading", "拆分"),
+        "chengbao_payer": ("承包 liable seat", "承包者座位"),
+        "huangzhuang_streak": ("drawn hands in a row", "连续荒庄"),
+    }
 
     def validate(self, record: HandRecord) -> None:
         validate(record, self.resolve_options(record.options))
@@ -34,16 +40,20 @@ class ShandongRuleset(Ruleset):
             score = value.to_score()
             liable = settle.chengbao_payer(record, win.seat)
             if liable is not None:
-                score.items.append(Item("承包", liable, "seat",
-                                        f"{settle.CHENGBAO_CLAIMS}+ claims on seat {liable}'s "
-                                        "discards: it pays all this win collects"))
+                claims = record.seats[win.seat].claims_on(liable)
+                score.items.append(Item(
+                    "承包", claims, "claims",
+                    f"seat {liable} is liable: the winner made {claims} claims on its discards, "
+                    "so it pays all this win collects",
+                    f"{liable}号座位承包：赢家吃碰杠其牌 {claims} 次，本次和牌所得全由其支付"))
                 score.details["chengbao_payer"] = liable
             scores.append(score)
             transfers += settle.win_transfers(record, win, value.share)
         items: list[Item] = []
         k = settle.next_streak(record)
         if record.outcome == "draw":
-            items.append(Item("荒庄", k, "count", "drawn hand: nobody pays; streak +1"))
+            items.append(Item("荒庄", k, "count", "drawn hand: nobody pays; streak +1",
+                               "荒庄：无人付分；荒庄计数加1"))
         return Settlement(ruleset=self.name, outcome=record.outcome,
                           payments=Settlement.payments_from(transfers), wins=scores,
                           next_dealer=settle.next_dealer(record),

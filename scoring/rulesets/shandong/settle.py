@@ -18,14 +18,19 @@ def base_transfers(record: HandRecord, win: Win, share: int) -> list[Transfer]:
     if win.by == "discard":
         assert win.from_seat is not None
         if record.seats[win.from_seat].declared == "minglou":
-            return [Transfer(win.from_seat, b, 2 * share, "点炮 (明楼 discarder pays 2S)")]
-        return [Transfer(win.from_seat, b, share, "点炮")]
+            return [Transfer(win.from_seat, b, 2 * share, "点炮 (明楼 discarder pays 2S)",
+                             "点炮（明楼者付2S）")]
+        return [Transfer(win.from_seat, b, share, "点炮 (the discarder pays S)",
+                         "点炮（放炮者付S）")]
     if win.by == "rob_kong":
         assert win.from_seat is not None
-        return [Transfer(win.from_seat, b, 3 * share, "抢杠 (robbed player pays 3S)")]
+        return [Transfer(win.from_seat, b, 3 * share, "抢杠 (robbed player pays 3S)",
+                         "抢杠（被抢者付3S）")]
     if win.kong_fed_by is not None:
-        return [Transfer(win.kong_fed_by, b, 3 * share, "杠爆 (kong feeder pays 3S)")]
-    return [Transfer(k, b, share, "自摸") for k in _others(b)]
+        return [Transfer(win.kong_fed_by, b, 3 * share, "杠爆 (kong feeder pays 3S)",
+                         "杠爆（供杠者付3S）")]
+    return [Transfer(k, b, share, "自摸 (each other player pays S)", "自摸（其他每家付S）")
+            for k in _others(b)]
 
 
 def chengbao_payer(record: HandRecord, winner: int) -> int | None:
@@ -45,7 +50,9 @@ def win_transfers(record: HandRecord, win: Win, share: int) -> list[Transfer]:
         return out
     return [Transfer(liable, t.payee, t.amount,
                      f"承包: {t.reason}" if t.payer == liable
-                     else f"承包: pays seat {t.payer}'s {t.reason}")
+                     else f"承包: pays seat {t.payer}'s {t.reason}",
+                     f"承包：{t.reason_zh}" if t.payer == liable
+                     else f"承包：代{t.payer}号座位付 {t.reason_zh}")
             for t in out]
 
 

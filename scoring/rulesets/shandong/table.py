@@ -49,7 +49,9 @@ def escape_transfers(leaver: int, flower_points: int, base: int, split: str) -> 
     others = [(leaver + i) % 4 for i in (1, 2, 3)]
     reason = f"逃跑: ({base} + {flower_points}) × {ESCAPE_FACTOR}"
     if split == "each":
-        return [Transfer(leaver, k, total, reason) for k in others]
+        return [Transfer(leaver, k, total, f"{reason} to each", f"{reason}，每家")
+                for k in others]
     part, extra = divmod(total, 3)
-    return [Transfer(leaver, k, part + (1 if i < extra else 0), f"{reason} = {total}, split")
+    return [Transfer(leaver, k, part + (1 if i < extra else 0), f"{reason} = {total}, split",
+                     f"{reason} = {total}，三家分")
             for i, k in enumerate(others)]

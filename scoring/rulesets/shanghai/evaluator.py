@@ -62,26 +62,29 @@ def _share_for(pattern: type[Pattern], hand: WinFacts, options: Mapping[str, Any
         base = int(options["base"])
         flowers = flower_items(hand)
         hua = sum(int(i.value) for i in flowers)
-        items.append(Item("底", base, "point"))
-        items.extend(flowers)
         value = base + hua
+        parts = (Item("底", base, "point", "the base (option base)", "底分（选项 base）"),
+                 *flowers)
         items.append(Item(pattern.name, value, "point",
-                          f"{pattern.gloss}; 底 {base} + 花 {hua} = {value}"))
+                          f"{pattern.gloss}; 底 {base} + 花 {hua} = {value}",
+                          f"{pattern.gloss_zh}；底 {base} + 花 {hua} = {value}", parts))
     else:
         value = pattern.le * le
-        items.append(Item(pattern.name, pattern.le, "le", f"{pattern.gloss}; = {value} points"))
+        items.append(Item(pattern.name, pattern.le, "le", f"{pattern.gloss}; = {value} points",
+                          f"{pattern.gloss_zh}；= {value} 分"))
     floors = [f for f in FLOORS if f.is_condition_met(hand, options)]
     for f in floors:
         raised = max(value, f.le * le)
         items.append(Item(f.name, f.le, "le",
-                          f"{f.gloss}; at least 1 勒子: {value} -> {raised}"))
+                          f"{f.gloss}; at least 1 勒子: {value} -> {raised}",
+                          f"{f.gloss_zh}；至少1勒子：{value} -> {raised}"))
         value = raised
     cap_base = pattern.cap_base
     cap_doublings = 0
     for m in MULTIPLIERS:
         if m.is_condition_met(hand, context):
             value *= m.factor
-            items.append(Item(m.name, m.factor, "x", m.gloss))
+            items.append(Item(m.name, m.factor, "x", m.gloss, m.gloss_zh))
             if m is MenQing:
                 cap_base = max(cap_base, 2)
             if m.raises_cap:
@@ -90,7 +93,9 @@ def _share_for(pattern: type[Pattern], hand: WinFacts, options: Mapping[str, Any
     share = min(value, cap)
     items.append(Item("勒子封顶", cap, "cap",
                       f"cap {cap_base} 勒 × 2^{cap_doublings} = {cap} points; "
-                      f"value {value} -> share {share}"))
+                      f"value {value} -> share {share}",
+                      f"封顶 {cap_base} 勒 × 2^{cap_doublings} = {cap} 分；"
+                      f"{value} -> 每份 {share}"))
     details = {"value": value, "cap": cap,
                "floors": [f.name for f in floors]}
     return ShareResult(pattern.name, share, items, details)

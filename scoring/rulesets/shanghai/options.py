@@ -10,7 +10,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "大吊车: a 暗杠 counts as a laid-down meld"),
     OptionSpec("hand_cap_le", 5,
                "no player pays more than this many 勒子 for one hand (0: no hand cap)"),
-    OptionSpec("multi_win_dealer", "nearest_winner",
-               "next dealer after 一炮多响: the winner nearest the discarder, or that winner's "
-               "下家", choices=("nearest_winner", "nearest_winner_next")),
+    OptionSpec("multi_win_dealer", "nearest_winner_next",
+               "next dealer after 一炮多响: the 下家 of the winner nearest the discarder (the "
+               "original), or that winner", choices=("nearest_winner_next", "nearest_winner")),
+    OptionSpec("exchange", False,
+               "换牌: after the deal each player may bury 5 tiles and swap them with wall tiles "
+               "(a match phase: each seat is recorded as done or not)"),
+    OptionSpec("chengbao_selfdraw_shares", 5,
+               "承包 on a self-draw: the partner pays this many shares U in all (the original "
+               "5 = U + 4U; 3 = U + 2U)", choices=(5, 3)),
 )

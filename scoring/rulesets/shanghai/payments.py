@@ -16,12 +16,14 @@ from scoring.settlement import Item, Transfer
 from scoring.tiles import is_flower
 
 
-def win_transfers(record: HandRecord, shares: Mapping[int, int]) -> list[Transfer]:
+def win_transfers(record: HandRecord, shares: Mapping[int, int],
+                  options: Mapping[str, Any]) -> list[Transfer]:
     """Normal payments and 承包 extras for every winner, before the hand cap."""
     out: list[Transfer] = []
     for w in record.wins:
         out.extend(_normal(w, shares[w.seat]))
-        out.extend(_contract_extras(record, w, shares[w.seat]))
+        out.extend(_contract_extras(record, w, shares[w.seat],
+                                    int(options["chengbao_selfdraw_shares"])))
     return out
 
 
@@ -29,22 +31,32 @@ def _normal(w: Win, u: int) -> list[Transfer]:
     """自摸 (incl. 杠开, 八花齐): each other pays U; 点炮: the discarder U; 抢杠: the robbed 3U."""
     if w.by == "self_draw":
         label = "八花齐" if is_flower(w.tile) else ("杠开" if w.replacement else "自摸")
-        return [Transfer(p, w.seat, u, f"{label}: U") for p in range(4) if p != w.seat]
+        return [Transfer(p, w.seat, u, f"{label}: each other player pays U",
+                         f"{label}：其他每家付U") for p in range(4) if p != w.seat]
     source = _source(w)
     if w.by == "discard":
-        return [Transfer(source, w.seat, u, "点炮: U")]
-    return [Transfer(source, w.seat, 3 * u, "抢杠: robbed player pays 3U")]
+        return [Transfer(source, w.seat, u, "点炮: the discarder pays U", "点炮：放炮者付U")]
+    return [Transfer(source, w.seat, 3 * u, "抢杠: robbed player pays 3U", "抢杠：被抢者付3U")]
 
 
-def _contract_extras(record: HandRecord, w: Win, u: int) -> list[Transfer]:
-    """What the winner's 承包 partners (or a non-ready discarder in their place) add."""
+def _contract_extras(record: HandRecord, w: Win, u: int, selfdraw_shares: int) -> list[Transfer]:
+    """What the winner's 承包 partners (or a non-ready discarder in their place) add.
+
+    On a self-draw the partner pays ``selfdraw_shares`` U in all ("若自摸記分時承包者付5份點數"):
+    its normal U plus the rest as the extra.
+    """
+    extra = selfdraw_shares - 1
     out: list[Transfer] = []
     winners = set(record.winners)
     for partner, n in sorted(partners(record, w.seat).items()):
         times = f" × {n} contracts" if n > 1 else ""
+        times_zh = f" × {n} 个承包" if n > 1 else ""
         if w.by == "self_draw":
-            out.append(Transfer(partner, w.seat, 2 * n * u,
-                                f"承包: partner +2U on self-draw{times}"))
+            out.append(Transfer(partner, w.seat, extra * n * u,
+                                f"承包: partner +{extra}U on self-draw "
+                                f"({selfdraw_shares}U in all){times}",
+                                f"承包：自摸时承包者另付{extra}U（共{selfdraw_shares}U）"
+                                f"{times_zh}"))
             continue
         source = _source(w)
         ready = record.seats[source].ready
@@ -53,17 +65,22 @@ def _contract_extras(record: HandRecord, w: Win, u: int) -> list[Transfer]:
             # discarder that was not ready pays 2U to each
             if w.by == "discard" and not ready:
                 out.append(Transfer(source, w.seat, n * u, "承包: discarder not ready, dealt in "
-                                    f"to both parties, pays 2U{times}"))
+                                    f"to both parties, pays 2U{times}",
+                                    f"承包：放炮者未听牌，一炮两响给承包双方，各付2U{times_zh}"))
         elif w.by == "rob_kong":
-            out.append(Transfer(partner, w.seat, 3 * n * u, f"承包: partner +3U on 抢杠{times}"))
+            out.append(Transfer(partner, w.seat, 3 * n * u, f"承包: partner +3U on 抢杠{times}",
+                                f"承包：抢杠时承包者付3U{times_zh}"))
         elif source == partner:
-            out.append(Transfer(partner, w.seat, n * u, f"承包: partner discarded, +1U{times}"))
+            out.append(Transfer(partner, w.seat, n * u, f"承包: partner discarded, +1U{times}",
+                                f"承包：承包者放炮，另付1U{times_zh}"))
         elif ready:
             out.append(Transfer(partner, w.seat, n * u,
-                                f"承包: discarder ready, partner pays U{times}"))
+                                f"承包: discarder ready, partner pays U{times}",
+                                f"承包：放炮者已听牌，承包者另付U{times_zh}"))
         else:
             out.append(Transfer(source, w.seat, n * u,
-                                f"承包: discarder not ready, pays the partner's U{times}"))
+                                f"承包: discarder not ready, pays the partner's U{times}",
+                                f"承包：放炮者未听牌，代承包者付U{times_zh}"))
     return out
 
 
@@ -100,14 +117,18 @@ def apply_hand_cap(transfers: list[Transfer], cap: int) -> tuple[list[Transfer],
             paid[order[i % len(order)]] += 1
             left -= 1
             i += 1
-        parts = []
+        parts: list[str] = []
+        parts_zh: list[str] = []
         for payee in order:
             if paid[payee] < owed[payee]:
                 refunds.append(Transfer(payee, payer, owed[payee] - paid[payee],
-                                        f"5勒封顶: seat {payer} pays at most {cap}"))
+                                        f"5勒封顶: seat {payer} pays at most {cap}",
+                                        f"5勒封顶：{payer}号座位最多付 {cap}"))
             parts.append(f"to seat {payee} {owed[payee]} -> {paid[payee]}")
+            parts_zh.append(f"给{payee}号座位 {owed[payee]} -> {paid[payee]}")
         items.append(Item("5勒封顶", cap, "cap",
-                          f"seat {payer} owes {total} > {cap}: " + ", ".join(parts)))
+                          f"seat {payer} owes {total} > {cap}: " + ", ".join(parts),
+                          f"{payer}号座位欠 {total} > {cap}：" + "，".join(parts_zh)))
     return refunds, items
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from scoring.record import HandRecord, Meld, Win
 from scoring.rulesets.base import Ruleset, WallBreak
@@ -19,6 +19,12 @@ class ShanghaiRuleset(Ruleset):
     name = "shanghai"
     title = "上海麻将"
     options = OPTIONS
+    detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "value": ("value before the cap", "封顶前数值"), "cap": ("cap", "封顶"),
+        "floors": ("raised to 1 勒子 by", "保底1勒子"), "contracts": ("承包 contracts", "承包"),
+        "claimer": ("seat that claimed", "吃碰杠者座位"), "feeder": ("seat fed", "被吃碰杠者座位"),
+        "claims": ("claims", "次数"), "huangfan": ("荒番 counter", "荒番"),
+    }
 
     def validate(self, record: HandRecord) -> None:
         """Refuse a win with no pattern (impossible records are refused by the core)."""
@@ -35,11 +41,13 @@ class ShanghaiRuleset(Ruleset):
                 next_dealer=record.dealer, context={"huangfan": huangfan},
                 items=[Item("和局", 0, "point",
                             f"drawn hand: nobody pays, 荒番 {record.context.huangfan} -> "
-                            f"{huangfan}, dealer stays")])
+                            f"{huangfan}, dealer stays",
+                            f"和局：无人付分，荒番 {record.context.huangfan} -> {huangfan}，"
+                            "庄家连庄")])
         results: dict[int, ShareResult] = {
             w.seat: evaluate(WinFacts.of(record, w), opts, record.context) for w in record.wins}
         shares = {seat: r.share for seat, r in results.items()}
-        transfers = payments.win_transfers(record, shares)
+        transfers = payments.win_transfers(record, shares, opts)
         le = int(opts["le"])
         refunds, cap_items = payments.apply_hand_cap(transfers, int(opts["hand_cap_le"]) * le)
         transfers = transfers + refunds

@@ -10,6 +10,13 @@ from scoring.rulesets.base import WallBreak
 from scoring.settlement import Transfer
 
 ESCAPE_TO_PLAYERS = 0.75  # of one 底; the other 25% is the room's fee and leaves the table
+#: 换牌 (option ``exchange``): after the deal each player may bury this many tiles and swap them
+#: with wall tiles, within EXCHANGE_SECONDS ("玩家將有15秒的時間埋下自己手中的五張牌")
+EXCHANGE_TILES = 5
+EXCHANGE_SECONDS = 15
+#: the turn clock: 20 s to discard (else the drawn tile goes out) or to answer a claim prompt
+#: (else it lapses): "玩家選擇打出牌的時間為20秒倒計時"
+TURN_SECONDS = 20
 
 
 def wall_break(dealer: int, rolls: Sequence[tuple[int, int]]) -> WallBreak:
@@ -44,7 +51,8 @@ def escape_penalty(leaver: int, options: Mapping[str, Any]) -> list[Transfer]:
     if not 0 <= leaver <= 3:
         raise RecordError(f"seat number {leaver} is out of range 0..3", "leaver")
     share = _number(options["base"] * ESCAPE_TO_PLAYERS / 3)
-    return [Transfer(leaver, k, share, "逃跑: 75% of one 底, shared by the other three")
+    return [Transfer(leaver, k, share, "逃跑: 75% of one 底, shared by the other three",
+                     "逃跑：一个底的75%，其他三家平分")
             for k in range(4) if k != leaver]
 
 

@@ -17,6 +17,7 @@ class WinnerFan:
     name: ClassVar[str]
     fan: ClassVar[int] = 1  # 番 per occurrence
     note: ClassVar[str]
+    note_zh: ClassVar[str]  # the same in Chinese
     per_reading: ClassVar[bool] = False  # depends on what the 混 stand for
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
@@ -27,6 +28,7 @@ class LoserFan:
     name: ClassVar[str]
     fan: ClassVar[int] = 1
     note: ClassVar[str]
+    note_zh: ClassVar[str]  # the same in Chinese
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         raise NotImplementedError

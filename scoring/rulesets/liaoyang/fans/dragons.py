@@ -11,6 +11,7 @@ from scoring.tiles import is_dragon
 class DaGeDa(WinnerFan):
     name = "大哥大"
     note = "per dragon pung or kong, concealed ones and 混-made ones included"
+    note_zh = "每副中发白刻子或杠，含暗刻和混凑成的"
     per_reading = True
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
@@ -21,6 +22,7 @@ class DaGeDa(WinnerFan):
 class DaGeDaLoser(LoserFan):
     name = "大哥大"
     note = "per laid-down dragon pung or 明杠 (a dragon 暗杠 counts only as its kong)"
+    note_zh = "每副摊下的中发白碰或明杠（箭牌暗杠只算杠）"
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         return sum(1 for m in loser.melds

@@ -19,6 +19,7 @@ def _exposed(melds: tuple[Meld, ...]) -> int:
 class AnGang(WinnerFan):
     name = "暗杠"
     note = "per concealed kong"
+    note_zh = "每个暗杠"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         return _concealed(reading.hand.melds)
@@ -27,6 +28,7 @@ class AnGang(WinnerFan):
 class MingGang(WinnerFan):
     name = "明杠"
     note = "per exposed or added kong"
+    note_zh = "每个明杠或补杠"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         return _exposed(reading.hand.melds)
@@ -35,6 +37,7 @@ class MingGang(WinnerFan):
 class AnGangLoser(LoserFan):
     name = "暗杠"
     note = "per laid-down concealed kong (a dragon one counts 1 in total)"
+    note_zh = "每个摊下的暗杠（箭牌暗杠共计1）"
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         return _concealed(loser.melds)
@@ -43,6 +46,7 @@ class AnGangLoser(LoserFan):
 class MingGangLoser(LoserFan):
     name = "明杠"
     note = "per laid-down exposed or added kong"
+    note_zh = "每个摊下的明杠或补杠"
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         return _exposed(loser.melds)

@@ -10,6 +10,7 @@ from scoring.rulesets.liaoyang.options import LiaoyangOptions
 class ZhuangJia(WinnerFan):
     name = "庄家"
     note = "the winner is the dealer"
+    note_zh = "赢家是庄家"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         return int(reading.hand.is_dealer)
@@ -18,6 +19,7 @@ class ZhuangJia(WinnerFan):
 class ZhuangJiaLoser(LoserFan):
     name = "庄家"
     note = "this loser is the dealer"
+    note_zh = "此输家是庄家"
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         return int(loser.is_dealer)

@@ -14,6 +14,7 @@ from scoring.tiles import is_suit, rank_of
 class SiGuiYi(WinnerFan):
     name = "四归一"
     note = "per tile kind held 4 times, natural tiles, not as a kong (a 七对 double pair too)"
+    note_zh = "每种持有四张（本牌）且未开杠的牌（七对的两对相同也算）"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         hand = reading.hand
@@ -26,6 +27,7 @@ class SiGuiYi(WinnerFan):
 class SuHu(WinnerFan):
     name = "素胡"
     note = "the winning hand holds no 混 tile"
+    note_zh = "和牌中没有混"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         return int(reading.hand.hun_count == 0)
@@ -34,6 +36,7 @@ class SuHu(WinnerFan):
 class ErBaZhang(WinnerFan):
     name = "2或8掌"
     note = "the pair is a 2 or an 8 (not for 七对)"
+    note_zh = "将牌是2或8（七对不算）"
     per_reading = True
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
@@ -47,6 +50,7 @@ class ErBaZhang(WinnerFan):
 class JiQiang(WinnerFan):
     name = "鸡枪"
     note = "per 鸡枪 tile held (physical faces, a claimed winning tile included)"
+    note_zh = "每张鸡枪牌（按牌面，含吃进的和张）"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         jq = reading.hand.jiqiang
@@ -56,6 +60,7 @@ class JiQiang(WinnerFan):
 class JiQiangLoser(LoserFan):
     name = "鸡枪"
     note = "per 鸡枪 tile in this loser's laid-down melds"
+    note_zh = "此输家摊下的副露中每张鸡枪牌"
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         return sum(1 for m in loser.melds for t in m.tiles if t in loser.jiqiang)

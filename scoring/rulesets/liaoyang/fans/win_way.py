@@ -10,6 +10,7 @@ from scoring.rulesets.liaoyang.options import LiaoyangOptions
 class ZiMo(WinnerFan):
     name = "自摸"
     note = "self-drawn winning tile"
+    note_zh = "自摸和牌"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         return int(reading.hand.win.is_self_draw)
@@ -18,6 +19,7 @@ class ZiMo(WinnerFan):
 class HaiDiLao(WinnerFan):
     name = "海底捞"
     note = "self-drawn on one of the 分张 (last 4 drawable) tiles; a discard win gets none"
+    note_zh = "自摸分张（最后4张可摸的牌）；点炮和不算"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         win = reading.hand.win
@@ -27,6 +29,7 @@ class HaiDiLao(WinnerFan):
 class QiangGang(WinnerFan):
     name = "抢杠"
     note = "won by robbing a 补杠"
+    note_zh = "抢别人的补杠和牌"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         return int(reading.hand.win.by == "rob_kong")
@@ -36,6 +39,7 @@ class GangKai(WinnerFan):
     name = "杠开"
     fan = 2
     note = "won on a kong replacement tile (on top of 自摸)"
+    note_zh = "杠后补牌和牌（另加自摸）"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         win = reading.hand.win
@@ -45,6 +49,7 @@ class GangKai(WinnerFan):
 class DianPao(LoserFan):
     name = "点炮"
     note = "fed the winning tile (the robbed player on 抢杠)"
+    note_zh = "打出和张（抢杠时为被抢者）"
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         return int(loser.dealt_in)
@@ -54,6 +59,7 @@ class FanTan(LoserFan):
     name = "反弹"
     fan = 2
     note = "dealt in with the discard right after its own kong (on top of 点炮)"
+    note_zh = "自己杠后紧接着打出的牌点炮（另加点炮）"
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         return int(loser.dealt_in and loser.after_kong)

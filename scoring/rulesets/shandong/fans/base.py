@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from scoring.rulesets.shandong.facts import WinFacts
 
@@ -11,6 +12,7 @@ class Fan:
     name: ClassVar[str]
     fan: ClassVar[int]
     note: ClassVar[str]  # the condition in a few English words, shown to the referee
+    note_zh: ClassVar[str]  # the same in Chinese
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         raise NotImplementedError

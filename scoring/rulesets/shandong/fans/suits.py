@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from scoring.rulesets.shandong.facts import WinFacts
 from scoring.rulesets.shandong.fans.base import Fan
 from scoring.rulesets.shandong.shapes import is_258
@@ -16,8 +19,9 @@ class HunYiSe(Fan):
     name = "混一色"
     fan = 2
     note = "one suit plus honors"
+    note_zh = "一种花色加字牌"
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         suits = _suits(facts)
         return 3 in suits and len(suits) == 2
 
@@ -26,8 +30,9 @@ class QingYiSe(Fan):
     name = "清一色"
     fan = 5
     note = "one suit only"
+    note_zh = "只有一种花色"
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         suits = _suits(facts)
         return len(suits) == 1 and 3 not in suits
 
@@ -36,6 +41,7 @@ class JiangYiSe(Fan):
     name = "将一色"
     fan = 5
     note = "every tile a 2, 5 or 8"
+    note_zh = "每张牌都是2、5或8"
 
-    def is_condition_met(self, facts: WinFacts) -> bool:
+    def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         return all(is_258(t) for t in facts.tiles)

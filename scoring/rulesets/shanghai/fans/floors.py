@@ -12,6 +12,7 @@ class Floor:
     name: ClassVar[str]
     le: ClassVar[int] = 1
     gloss: ClassVar[str]
+    gloss_zh: ClassVar[str]  # the same in Chinese
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts, options: Mapping[str, Any]) -> bool:
@@ -21,6 +22,7 @@ class Floor:
 class GangKai(Floor):
     name = "杠开"
     gloss = "self-drawn on a kong or flower replacement"
+    gloss_zh = "杠或补花后的补牌自摸"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts, options: Mapping[str, Any]) -> bool:
@@ -30,6 +32,7 @@ class GangKai(Floor):
 class DaDiaoChe(Floor):
     name = "大吊车"
     gloss = "four melds laid down, won on a single-tile wait"
+    gloss_zh = "四副副露摊下，单吊和牌"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts, options: Mapping[str, Any]) -> bool:

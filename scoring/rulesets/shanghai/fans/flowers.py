@@ -60,8 +60,8 @@ _KIND_NAMES = {"triplet": "刻", "exposed_kong": "明杠", "added_kong": "补杠
 
 def flower_items(hand: WinFacts) -> list[Item]:
     """Every 花 the winner earns, one item per flower or set."""
-    items = [Item("花", BONUS_FLOWER, "hua", f"bonus flower {TILE_NAMES[f]}")
-             for f in hand.flowers]
+    items = [Item("花", BONUS_FLOWER, "hua", f"bonus flower {TILE_NAMES[f]}",
+                  f"花牌 {TILE_NAMES[f]}") for f in hand.flowers]
     sets: list[tuple[int, str]] = []
     for m in hand.melds:
         sets.append((m.kind, "triplet" if m.type == "pung" else m.type))
@@ -69,6 +69,8 @@ def flower_items(hand: WinFacts) -> list[Item]:
     for tile, kind in sets:
         for source in FLOWER_SOURCES:
             if source.matches(tile) and kind in source.points:
-                items.append(Item(f"{source.name}{_KIND_NAMES[kind]}", source.points[kind], "hua",
-                                  f"{TILE_NAMES[tile]} {kind.replace('_', ' ')}"))
+                name = f"{source.name}{_KIND_NAMES[kind]}"
+                items.append(Item(name, source.points[kind], "hua",
+                                  f"{TILE_NAMES[tile]} {kind.replace('_', ' ')}",
+                                  f"{TILE_NAMES[tile]} {name}"))
     return items

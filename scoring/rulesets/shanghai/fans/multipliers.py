@@ -13,6 +13,7 @@ class Multiplier:
     factor: ClassVar[int] = 2
     raises_cap: ClassVar[bool]  # doubles the cap too (开宝, 荒番)
     gloss: ClassVar[str]
+    gloss_zh: ClassVar[str]  # the same in Chinese
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts, context: Context) -> bool:
@@ -22,6 +23,7 @@ class Multiplier:
 class MenQing(Multiplier):
     name, raises_cap = "门清", False
     gloss = "no 吃, 碰, 明杠 or 补杠 (暗杠 allowed)"
+    gloss_zh = "没有吃、碰、明杠或补杠（暗杠可以）"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts, context: Context) -> bool:
@@ -36,6 +38,7 @@ def is_kaibao(dice: tuple[int, int] | None) -> bool:
 class KaiBao(Multiplier):
     name, raises_cap = "开宝", True
     gloss = "dice show a double or 1 and 4"
+    gloss_zh = "骰子为对子或1和4"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts, context: Context) -> bool:
@@ -45,6 +48,7 @@ class KaiBao(Multiplier):
 class HuangFan(Multiplier):
     name, raises_cap = "荒番", True
     gloss = "the 荒番 counter is above 0"
+    gloss_zh = "荒番计数大于0"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts, context: Context) -> bool:

@@ -17,6 +17,7 @@ class Pattern:
     cap_base: ClassVar[int]  # the per-share cap before 开宝/荒番, in 勒子
     rank: ClassVar[int]
     gloss: ClassVar[str]
+    gloss_zh: ClassVar[str]  # the same in Chinese
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts) -> bool:
@@ -26,6 +27,7 @@ class Pattern:
 class PengPengHu(Pattern):
     name, le, cap_base, rank = "碰碰胡", None, 1, 1
     gloss = "standard shape, all sets pungs/kongs"
+    gloss_zh = "标准牌型，全部是刻子或杠"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts) -> bool:
@@ -35,6 +37,7 @@ class PengPengHu(Pattern):
 class HunYiSe(Pattern):
     name, le, cap_base, rank = "混一色", None, 1, 1
     gloss = "standard shape, one suit + honors"
+    gloss_zh = "标准牌型，一种花色加字牌"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts) -> bool:
@@ -44,6 +47,7 @@ class HunYiSe(Pattern):
 class QingYiSe(Pattern):
     name, le, cap_base, rank = "清一色", 1, 1, 2
     gloss = "standard shape, one suit only"
+    gloss_zh = "标准牌型，只有一种花色"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts) -> bool:
@@ -53,6 +57,7 @@ class QingYiSe(Pattern):
 class HunPeng(Pattern):
     name, le, cap_base, rank = "混碰", 1, 1, 3
     gloss = "混一色 and 碰碰胡"
+    gloss_zh = "混一色加碰碰胡"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts) -> bool:
@@ -62,6 +67,7 @@ class HunPeng(Pattern):
 class QingPeng(Pattern):
     name, le, cap_base, rank = "清碰", 2, 2, 4
     gloss = "清一色 and 碰碰胡"
+    gloss_zh = "清一色加碰碰胡"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts) -> bool:
@@ -71,6 +77,7 @@ class QingPeng(Pattern):
 class FengYiSe(Pattern):
     name, le, cap_base, rank = "风一色", 2, 2, 5
     gloss = "all 14 tiles honors, any arrangement"
+    gloss_zh = "14张全是字牌，不论组合"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts) -> bool:
@@ -80,6 +87,7 @@ class FengYiSe(Pattern):
 class FengPeng(Pattern):
     name, le, cap_base, rank = "风碰", 4, 4, 7
     gloss = "all honors, all pungs/kongs + pair"
+    gloss_zh = "全是字牌，全部刻子或杠加一对"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts) -> bool:
@@ -89,6 +97,7 @@ class FengPeng(Pattern):
 class BaHuaQi(Pattern):
     name, le, cap_base, rank = "八花齐", 2, 2, 6
     gloss = "the eighth flower drawn: immediate self-draw win"
+    gloss_zh = "摸到第八张花，立即自摸和牌"
 
     @classmethod
     def is_condition_met(cls, hand: WinFacts) -> bool:
