@@ -130,6 +130,15 @@ def face_from_box(image_rgb: np.ndarray, box_xyxy: np.ndarray, kind: int,
     """The upright :data:`FACE_PX` face inside one label box, or ``None`` when the box is no
     whole upright face (a sliver, at the edge, tilted, too small; when ``strict``, also one
     that looks turned or unlike the drawn art of its kind)."""
+    found = _checked_face(image_rgb, box_xyxy, kind)
+    if found is None or (strict and not found[1]):
+        return None
+    return found[0]
+
+
+def _checked_face(image_rgb: np.ndarray, box_xyxy: np.ndarray, kind: int
+                  ) -> tuple[np.ndarray, bool] | None:
+    """:func:`face_from_box` without its strict checks, and whether it passes them."""
     h, w = image_rgb.shape[:2]
     x0, y0, x1, y1 = box_xyxy
     bw, bh = x1 - x0, y1 - y0
@@ -145,16 +154,15 @@ def face_from_box(image_rgb: np.ndarray, box_xyxy: np.ndarray, kind: int,
     if abs(tilt_degrees(crop)) > MAX_TILT:
         return None
     face, score, turned = upright(crop, kind)
-    if strict and (score < MIN_MATCH or score <= turned + TURN_MARGIN):
-        return None
-    return face
+    return face, score >= MIN_MATCH and score > turned + TURN_MARGIN
 
 
-def tiles_real_faces(root: Path, fold: str, strict: bool = True,
-                     kinds: set[int] | None = None) -> list[PhotoFace]:
-    """Every usable face of the tiles-real photos in ``fold`` (only ``kinds`` when given)."""
+def tiles_real_faces(root: Path, fold: str) -> tuple[list[PhotoFace], list[PhotoFace]]:
+    """The faces of the tiles-real photos in ``fold``: those that pass every check, and those
+    that only the strict ones (pose, likeness to the art) refused."""
     folds = tiles_real_folds(root)
-    out: list[PhotoFace] = []
+    good: list[PhotoFace] = []
+    loose: list[PhotoFace] = []
     for sample in list_samples(root, "tiles"):
         if folds[sample.group] != fold:
             continue
@@ -168,14 +176,15 @@ def tiles_real_faces(root: Path, fold: str, strict: bool = True,
         h, w = rgb.shape[:2]
         for cls, cx, cy, bw, bh in rows:
             kind = int(cls)
-            if not 0 <= kind < NUM_TILES or (kinds is not None and kind not in kinds):
+            if not 0 <= kind < NUM_TILES:
                 continue
             box = np.array([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w,
                             (cy + bh / 2) * h])
-            face = face_from_box(rgb, box, kind, strict)
-            if face is not None:
-                out.append(PhotoFace(kind, face, f"tiles-real:{sample.group}"))
-    return out
+            found = _checked_face(rgb, box, kind)
+            if found is not None:
+                (good if found[1] else loose).append(
+                    PhotoFace(kind, found[0], f"tiles-real:{sample.group}"))
+    return good, loose
 
 
 def tile_faces_faces(root: Path, fold: str) -> list[PhotoFace]:
@@ -202,15 +211,10 @@ def _build(root: Path, fold: str) -> list[PhotoFace]:
     """Both sets' faces; a kind left with fewer than :data:`MIN_PER_KIND` (a look group held
     whole on one side can take a kind's every tile-faces face with it) gets the tiles-real
     boxes that only the strict checks refused."""
-    faces = tiles_real_faces(root / "tiles-real", fold)
+    faces, loose = tiles_real_faces(root / "tiles-real", fold)
     faces += tile_faces_faces(root / "tile-faces", fold)
     have = np.bincount([f.kind for f in faces], minlength=NUM_TILES)
-    few = {k for k in range(NUM_TILES) if have[k] < MIN_PER_KIND}
-    if few:
-        strict = {(f.source, f.rgb.tobytes()) for f in faces}
-        faces += [f for f in tiles_real_faces(root / "tiles-real", fold, False, few)
-                  if (f.source, f.rgb.tobytes()) not in strict]
-    return faces
+    return faces + [f for f in loose if have[f.kind] < MIN_PER_KIND]
 
 
 @functools.cache
