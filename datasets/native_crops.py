@@ -117,7 +117,7 @@ def _one_scene(args: tuple[CropJob, int, str]) -> tuple[int, int, list[str]]:
 
 
 def write_crops(out: Path | str, scenes: int, seed: int = 0, window: int = WINDOW,
-                per_scene: int = 6, faces: str = "real", val_fraction: float = 0.2,
+                per_scene: int = 6, faces: str = "mix", val_fraction: float = 0.2,
                 workers: int = 1, styles: list[str] | None = None, also: tuple[Path, ...] = (),
                 overwrite: bool = False, progress: bool = True) -> CropSummary:
     """Render ``scenes`` 1920x1080 table scenes and write ``per_scene`` native-scale windows

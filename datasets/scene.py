@@ -275,8 +275,12 @@ def uses_photos(faces: str, seed: int, index: int, kind: str) -> bool:
 
 def make_scene(kind: str, seed: int, index: int, size: tuple[int, int] | None = None, *,
                flat: bool = False, styles: list[str] | None = None, faces: str = "art",
-               fold: str = "train") -> Scene:
-    """One scene; ``faces`` and ``fold`` say where its tile faces come from (module doc)."""
+               fold: str = "train", showdowns: float | None = None) -> Scene:
+    """One scene; ``faces`` and ``fold`` say where its tile faces come from (module doc).
+
+    ``showdowns`` is the chance that a table is at a showdown (every hand laid face up); by
+    default the game's own (rare, as in play), for validation sets that score winners' hands.
+    """
     if kind not in KINDS:
         raise ValueError(f"unknown scene kind {kind!r}; choose one of {', '.join(KINDS)}")
     if fold not in FOLDS:
@@ -285,9 +289,13 @@ def make_scene(kind: str, seed: int, index: int, size: tuple[int, int] | None = 
     rng, prng = scene_rngs(seed, index, kind)
     look = _look(rng, ["flat"] if flat else styles)
     tsize = TileSize(*(np.array([27.0, 37.0, 19.0]) * rng.uniform(0.9, 1.12)))
-    builder = {"table": _table, "hand": _hand, "dice": _dice}[kind]
     photos = PhotoFaces(fold, photo_faces.face_bank(fold), photo_rng(seed, index, kind)) \
         if not flat and uses_photos(faces, seed, index, kind) else None
+    if kind == "table":
+        showdown = None if showdowns is None else bool(np.random.default_rng(
+            [seed, index, KINDS.index(kind), 29]).random() < showdowns)
+        return _table(seed, index, size, rng, prng, look, tsize, flat, photos, showdown)
+    builder = {"hand": _hand, "dice": _dice}[kind]
     return builder(seed, index, size, rng, prng, look, tsize, flat, photos)
 
 
@@ -354,6 +362,8 @@ def _finish_scene(kind: str, seed: int, index: int, bodies: list[Body], camera: 
     encoded = finish(canvas, camera, rng, flat)
     manifest = _manifest(kind, seed, index, camera, look, table, game, bodies, labels)
     manifest["faces"] = "art" if photos is None else "real"
+    if photos is not None:
+        manifest["style"] = None  # no drawn face is shown
     manifest["fold"] = None if photos is None else photos.fold
     for obj, lab in zip(manifest["objects"], labels, strict=True):
         if 0 <= lab.cls < NUM_TILES and lab.body in sources:
@@ -363,8 +373,8 @@ def _finish_scene(kind: str, seed: int, index: int, bodies: list[Body], camera: 
 
 def _table(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator,
            prng: random.Random, look: textures.TileLook, tsize: TileSize, flat: bool,
-           photos: PhotoFaces | None) -> Scene:
-    game = sample_game(prng)
+           photos: PhotoFaces | None, showdown: bool | None = None) -> Scene:
+    game = sample_game(prng, showdown=showdown)
     bodies = table_layout(game, tsize, rng)
     centre = np.array([rng.normal(0, 30), rng.normal(0, 30), 0.0])
     bodies += dice_pair(game.dice, centre, rng)

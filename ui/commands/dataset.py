@@ -70,6 +70,9 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     syn.add_argument("--faces", choices=("art", "real", "mix"), default="art",
                      help="tile faces: drawn art, photos (tiles-real and tile-faces, each scene "
                           "from its own split's fold), or half and half (default art)")
+    syn.add_argument("--showdowns", type=float, default=None, metavar="P",
+                     help="chance that a table scene is at a showdown, every hand face up "
+                          "(default: the game's own, about 0.12)")
     syn.add_argument("--style", action="append", default=None,
                      help="only these art styles (repeatable; default all available)")
     syn.add_argument("--flat", action="store_true",
@@ -84,8 +87,8 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     cr.add_argument("--scenes", type=int, default=100, help="how many table scenes (default 100)")
     cr.add_argument("--window", type=int, default=320, help="window side in px (default 320)")
     cr.add_argument("--per-scene", type=int, default=6, help="windows per scene (default 6)")
-    cr.add_argument("--faces", choices=("art", "real", "mix"), default="real",
-                    help="tile faces, as for synth (default real)")
+    cr.add_argument("--faces", choices=("art", "real", "mix"), default="mix",
+                    help="tile faces, as for synth (default mix: the detector meets both)")
     cr.add_argument("--seed", type=int, default=0, help="seed; same seed, same dataset")
     cr.add_argument("--val", type=float, default=0.2,
                     help="validation fraction of the scenes (default 0.2)")
@@ -127,7 +130,8 @@ def _synth(args: argparse.Namespace) -> int:
     summary = synthesize(args.out, args.scenes, seed=args.seed, kind=args.kind, size=args.size,
                          class_set=args.classes, workers=args.workers, val_fraction=args.val,
                          overwrite=args.overwrite, flat=args.flat, styles=args.style,
-                         progress=not args.quiet, faces=args.faces)
+                         progress=not args.quiet, faces=args.faces,
+                         showdowns=args.showdowns)
     print(summary)
     return 0
 
