@@ -80,9 +80,10 @@ Templates = dict[int, np.ndarray]  # kind -> (n, 300) signatures of upright face
 
 @functools.cache
 def art_templates() -> Templates:
-    """Signatures of the drawn art of every available style, on white."""
+    """Signatures of the drawn art of the built-in styles, on white (the optional Debian sets
+    are left out, so the faces kept do not depend on what a machine has set up)."""
     out: dict[int, list[np.ndarray]] = {}
-    for style in art.available_styles():
+    for style in (s for s in art.available_styles() if s in art.BUILTIN):
         for kind, rgba in art.load_style(style).items():
             a = rgba[..., 3:4].astype(np.float32) / 255
             rgb = rgba[..., :3].astype(np.float32) * a + 255 * (1 - a)
