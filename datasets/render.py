@@ -8,7 +8,7 @@ visible and it is not seen too edge-on (``MIN_FACING``); its box is the box of i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -78,6 +78,12 @@ class Surfaces:
     die_rgb: np.ndarray
     flat: bool = False
     sliver: np.ndarray | None = None  # flat renders: faces too edge-on to label, in one colour
+    by_body: dict[int, np.ndarray] = field(default_factory=dict)  # body index -> its own top
+
+    def top(self, body: int, kind: int) -> np.ndarray | None:
+        """The face texture of one body: its own (a photo) when it has one, else its kind's."""
+        own = self.by_body.get(body)
+        return own if own is not None else self.tops.get(kind)
 
 
 def _poly(pts: np.ndarray) -> np.ndarray:
@@ -169,7 +175,7 @@ def render(bodies: list[Body], camera: Camera, surfaces: Surfaces, light: Light,
                 continue
             if axis == "n":
                 face = sign > 0
-                found = surfaces.tops.get(body.kind) if face else surfaces.back
+                found = surfaces.top(int(bi), body.kind) if face else surfaces.back
                 if found is None:
                     raise ValueError(f"no texture for tile kind {body.kind}")
                 tex = found

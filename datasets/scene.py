@@ -1,7 +1,12 @@
 """One synthetic scene, start to finish: game state, layout, camera, light, render, camera effects.
 
 ``make_scene(kind, seed, index, size)`` is a pure function of its arguments: the same call gives
-the same image, labels and manifest on any machine with the same art styles.
+the same image, labels and manifest on any machine with the same art styles (and, for photo
+faces, the same shared datasets).
+
+Tile faces come from drawn art (``faces="art"``), from photographed faces of one fold
+(``faces="real"``, :mod:`datasets.photo_faces`) or from either, scene by scene (``"mix"``). A
+photo scene draws the same geometry, light and camera as its art twin; only the faces differ.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets import art, textures
+from datasets import art, photo_faces, textures
 from datasets.camera import Camera
 from datasets.classes import TILE_BACK
 from datasets.game import GameState, sample_game
@@ -31,6 +36,9 @@ from datasets.render import Label, Light, Occluder, Surfaces, render
 from scoring.tiles import DIE_CLASS, FLOWERS, NUM_KINDS, NUM_TILES, TILE_NAMES
 
 KINDS = ("table", "hand", "dice")
+FACE_SOURCES = ("art", "real", "mix")
+FOLDS = ("train", "val")
+PHOTO_SHARE = 0.5  # faces="mix": the share of scenes dressed with photos
 DEFAULT_SIZES = {"table": (1920, 1080), "hand": (1024, 768), "dice": (640, 640)}
 
 
@@ -250,16 +258,78 @@ def _look(rng: np.random.Generator, styles: list[str] | None) -> textures.TileLo
     return textures.sample_look(rng, styles)
 
 
+def photo_rng(seed: int, index: int, kind: str) -> np.random.Generator:
+    """The stream that picks a scene's photo faces, apart from the one that builds the scene."""
+    return np.random.default_rng([seed, index, KINDS.index(kind), 23])
+
+
+def uses_photos(faces: str, seed: int, index: int, kind: str) -> bool:
+    """Whether one scene is dressed with photo faces under a face source."""
+    if faces not in FACE_SOURCES:
+        raise ValueError(f"unknown face source {faces!r}; choose one of {', '.join(FACE_SOURCES)}")
+    if faces == "mix":
+        return bool(np.random.default_rng([seed, index, KINDS.index(kind), 17]).random()
+                    < PHOTO_SHARE)
+    return faces == "real"
+
+
 def make_scene(kind: str, seed: int, index: int, size: tuple[int, int] | None = None, *,
-               flat: bool = False, styles: list[str] | None = None) -> Scene:
+               flat: bool = False, styles: list[str] | None = None, faces: str = "art",
+               fold: str = "train", showdowns: float | None = None) -> Scene:
+    """One scene; ``faces`` and ``fold`` say where its tile faces come from (module doc).
+
+    ``showdowns`` is the chance that a table is at a showdown (every hand laid face up); by
+    default the game's own (rare, as in play), for validation sets that score winners' hands.
+    """
     if kind not in KINDS:
         raise ValueError(f"unknown scene kind {kind!r}; choose one of {', '.join(KINDS)}")
+    if fold not in FOLDS:
+        raise ValueError(f"unknown fold {fold!r}; choose one of {', '.join(FOLDS)}")
     size = size or DEFAULT_SIZES[kind]
     rng, prng = scene_rngs(seed, index, kind)
     look = _look(rng, ["flat"] if flat else styles)
     tsize = TileSize(*(np.array([27.0, 37.0, 19.0]) * rng.uniform(0.9, 1.12)))
-    builder = {"table": _table, "hand": _hand, "dice": _dice}[kind]
-    return builder(seed, index, size, rng, prng, look, tsize, flat)
+    photos = PhotoFaces(fold, photo_faces.face_bank(fold), photo_rng(seed, index, kind)) \
+        if not flat and uses_photos(faces, seed, index, kind) else None
+    if kind == "table":
+        showdown = None if showdowns is None else bool(np.random.default_rng(
+            [seed, index, KINDS.index(kind), 29]).random() < showdowns)
+        return _table(seed, index, size, rng, prng, look, tsize, flat, photos, showdown)
+    builder = {"hand": _hand, "dice": _dice}[kind]
+    return builder(seed, index, size, rng, prng, look, tsize, flat, photos)
+
+
+@dataclass
+class PhotoFaces:
+    """The photo faces one scene may use: one fold's bank and the stream that picks from it."""
+
+    fold: str
+    bank: dict[int, tuple[photo_faces.PhotoFace, ...]]
+    rng: np.random.Generator
+
+
+def dress_with_photos(surfaces: Surfaces, bodies: list[Body], photos: PhotoFaces,
+                      look: textures.TileLook, tex_w: int) -> dict[int, str]:
+    """Give every tile body a photographed face: two to four photos per kind in one scene,
+    shuffled among its tiles. Returns ``{body index: photo source}``."""
+    tex_size = (tex_w, round(tex_w * 37 / 27))
+    rng = photos.rng
+    chosen: dict[int, list[tuple[np.ndarray, str]]] = {}
+    sources: dict[int, str] = {}
+    for bi, body in enumerate(bodies):
+        if not 0 <= body.kind < NUM_TILES or body.color is not None:
+            continue
+        options = chosen.get(body.kind)
+        if options is None:
+            pool = photos.bank[body.kind]
+            picks = rng.choice(len(pool), min(len(pool), int(rng.integers(2, 5))), replace=False)
+            options = [(textures.photo_top(pool[i].rgb, look, tex_size, rng), pool[i].source)
+                       for i in picks]
+            chosen[body.kind] = options
+        tex, source = options[int(rng.integers(len(options)))]
+        surfaces.by_body[bi] = tex
+        sources[bi] = source
+    return sources
 
 
 def _camera_over(target: np.ndarray, dist: float, tilt: float, yaw: float, focal: float,
@@ -276,8 +346,10 @@ def _camera_over(target: np.ndarray, dist: float, tilt: float, yaw: float, focal
 def _finish_scene(kind: str, seed: int, index: int, bodies: list[Body], camera: Camera,
                   look: textures.TileLook, rng: np.random.Generator, flat: bool,
                   extent: tuple[float, ...], res: float, table_half: float | None,
-                  game: GameState | None, occluders: int, tex_w: int) -> Scene:
+                  game: GameState | None, occluders: int, tex_w: int,
+                  photos: PhotoFaces | None = None) -> Scene:
     surfaces = build_surfaces(look, rng, tex_w, flat)
+    sources = dress_with_photos(surfaces, bodies, photos, look, tex_w) if photos else {}
     western_dice = any(b.kind == DIE_CLASS and not b.chinese for b in bodies)
     if western_dice and not flat:
         surfaces.dice = _western_dice(surfaces, rng)
@@ -289,12 +361,20 @@ def _finish_scene(kind: str, seed: int, index: int, bodies: list[Body], camera: 
     canvas, labels, _ = render(bodies, camera, surfaces, light, bg, rng, occ)
     encoded = finish(canvas, camera, rng, flat)
     manifest = _manifest(kind, seed, index, camera, look, table, game, bodies, labels)
+    manifest["faces"] = "art" if photos is None else "real"
+    if photos is not None:
+        manifest["style"] = None  # no drawn face is shown
+    manifest["fold"] = None if photos is None else photos.fold
+    for obj, lab in zip(manifest["objects"], labels, strict=True):
+        if 0 <= lab.cls < NUM_TILES and lab.body in sources:
+            obj["photo"] = sources[lab.body]
     return Scene(encoded, labels, bodies, manifest)
 
 
 def _table(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator,
-           prng: random.Random, look: textures.TileLook, tsize: TileSize, flat: bool) -> Scene:
-    game = sample_game(prng)
+           prng: random.Random, look: textures.TileLook, tsize: TileSize, flat: bool,
+           photos: PhotoFaces | None, showdown: bool | None = None) -> Scene:
+    game = sample_game(prng, showdown=showdown)
     bodies = table_layout(game, tsize, rng)
     centre = np.array([rng.normal(0, 30), rng.normal(0, 30), 0.0])
     bodies += dice_pair(game.dice, centre, rng)
@@ -311,11 +391,12 @@ def _table(seed: int, index: int, size: tuple[int, int], rng: np.random.Generato
     tex_w = 48 if w <= 2000 else 72
     return _finish_scene("table", seed, index, bodies, camera, look, rng, flat,
                          (-650, 650, -650, 650), 1.2, 480.0 * rng.uniform(0.97, 1.05), game,
-                         occl, tex_w)
+                         occl, tex_w, photos)
 
 
 def _hand(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator,
-          prng: random.Random, look: textures.TileLook, tsize: TileSize, flat: bool) -> Scene:
+          prng: random.Random, look: textures.TileLook, tsize: TileSize, flat: bool,
+          photos: PhotoFaces | None) -> Scene:
     """A close-up like the real photos: tiles face up in a row, a grid or scattered."""
     from datasets.game import _Pool  # the same balancing pool as full tables
 
@@ -401,11 +482,12 @@ def _hand(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator
     tex_w = int(np.clip(focal / dist * tsize.w * 1.2, 32, 160))
     return _finish_scene("hand", seed, index, bodies, camera, look, rng, flat,
                          (-ext, ext, -ext, ext), min(res, 4000 / (2 * ext)), None, None, occl,
-                         tex_w)
+                         tex_w, photos)
 
 
 def _dice(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator,
-          prng: random.Random, look: textures.TileLook, tsize: TileSize, flat: bool) -> Scene:
+          prng: random.Random, look: textures.TileLook, tsize: TileSize, flat: bool,
+          photos: PhotoFaces | None) -> Scene:
     """Dice on the table, often beside a wall, seen from close by."""
     n = int(rng.choice([2, 2, 2, 3, 1, 4, 6]))
     values = tuple(int(v) for v in rng.integers(1, 7, n))
@@ -427,7 +509,7 @@ def _dice(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator
     ext = dist * 1.2
     return _finish_scene("dice", seed, index, bodies, camera, look, rng, flat,
                          (-ext, ext, -ext, ext), min(4.0, 3000 / (2 * ext)), None, None,
-                         1 if rng.random() < 0.15 else 0, 64)
+                         1 if rng.random() < 0.15 else 0, 64, photos)
 
 
 def _manifest(kind: str, seed: int, index: int, camera: Camera, look: textures.TileLook,

@@ -11,20 +11,23 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-from datasets import art
+from datasets import art, photo_faces
 from datasets.classes import TILE_BACK, class_names, map_class
 from datasets.progress import Progress
-from datasets.scene import DEFAULT_SIZES, KINDS, make_scene
+from datasets.scene import DEFAULT_SIZES, FACE_SOURCES, KINDS, make_scene
 from datasets.split import split_groups
 from datasets.yolo import Box, prepare_out, write_data_yaml, write_groups, write_labels
 from scoring.tiles import DIE_CLASS
 
+T = TypeVar("T")
+R = TypeVar("R")
 MIX = {"table": 0.45, "hand": 0.45, "dice": 0.10}  # --kind mix
 
 
@@ -37,6 +40,8 @@ class SynthJob:
     class_set: str
     flat: bool
     styles: tuple[str, ...] | None
+    faces: str = "art"  # art | real | mix: a scene's photos come from its own split's fold
+    showdowns: float | None = None  # chance of a showdown table; None: the game's own
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,13 @@ class SynthSummary:
         rate = self.scenes / max(self.seconds, 1e-9)
         return (f"{self.out}: {self.scenes} scenes, {self.boxes} boxes in {self.seconds:.1f}s "
                 f"({rate:.2f} scenes/s)")
+
+
+def scene_folds(scenes: int, val_fraction: float, seed: int) -> dict[str, str]:
+    """``{str(index): fold}``: a seeded share of the scenes held back; 1.0 holds back all."""
+    if val_fraction == 1.0:
+        return {str(i): "val" for i in range(scenes)}
+    return split_groups({str(i): str(i) for i in range(scenes)}, val_fraction, seed)
 
 
 def kind_of(kind: str, seed: int, index: int) -> str:
@@ -90,7 +102,8 @@ def _render_one(job: SynthJob, index: int, split: str) -> tuple[int, int]:
     kind = kind_of(job.kind, job.seed, index)
     size = job.size or DEFAULT_SIZES[kind]
     scene = make_scene(kind, job.seed, index, size, flat=job.flat,
-                       styles=list(job.styles) if job.styles else None)
+                       styles=list(job.styles) if job.styles else None, faces=job.faces,
+                       fold=split, showdowns=job.showdowns)
     name = scene_name(kind, job.seed, index)
     suffix = ".png" if job.flat else ".jpg"
     img_path = job.out / "images" / split / (name + suffix)
@@ -120,12 +133,31 @@ def _init_worker() -> None:
     cv2.setNumThreads(1)  # the pool is the parallelism; OpenCV threads would only contend
 
 
+def run_tasks(worker: Callable[[T], R], tasks: list[T], workers: int) -> Iterator[R]:
+    """``worker`` over ``tasks`` in this process or a pool of ``workers``, results unordered."""
+    workers = max(1, min(workers, len(tasks)))
+    if workers == 1:
+        yield from map(worker, tasks)
+        return
+    # spawn, not fork: a forked child can deadlock on the parent's OpenCV thread pool
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(workers, initializer=_init_worker) as pool:
+        yield from pool.imap_unordered(worker, tasks, chunksize=2)
+
+
 def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
                size: tuple[int, int] | None = None, class_set: str = "tiles43",
                workers: int = 1, val_fraction: float = 0.2, overwrite: bool = False,
                flat: bool = False, styles: list[str] | None = None,
-               progress: bool = True) -> SynthSummary:
-    """Render ``scenes`` scenes into ``out`` (see the module docstring)."""
+               progress: bool = True, faces: str = "art",
+               showdowns: float | None = None) -> SynthSummary:
+    """Render ``scenes`` scenes into ``out`` (see the module docstring).
+
+    ``faces="real"`` dresses every scene with photo faces from the fold of its own split
+    (scenes in ``val`` only held-back photos), ``"mix"`` half of them; ``val_fraction=1``
+    makes every scene a validation scene. ``showdowns`` sets the chance that a table scene is
+    at a showdown (default: the game's own, about 12%).
+    """
     if kind not in (*KINDS, "mix"):
         raise ValueError(f"unknown scene kind {kind!r}; choose one of {', '.join(KINDS)}, mix")
     if scenes < 1:
@@ -133,6 +165,10 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
     if size is not None and (size[0] < 64 or size[1] < 64):
         raise ValueError(f"image size {size[0]}x{size[1]} is too small (64x64 at least)")
     names = class_names(class_set)
+    if faces not in FACE_SOURCES:
+        raise ValueError(f"unknown face source {faces!r}; choose one of {', '.join(FACE_SOURCES)}")
+    if showdowns is not None and not 0.0 <= showdowns <= 1.0:
+        raise ValueError(f"showdowns must be a chance in [0, 1], got {showdowns}")
     if styles:
         for style in styles:  # loads (and caches) the art before workers fork
             art.check_style(style)
@@ -148,23 +184,18 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
             (out / sub / split).mkdir(parents=True, exist_ok=True)
     (out / "manifests").mkdir(exist_ok=True)
     kinds = {i: kind_of(kind, seed, i) for i in range(scenes)}
-    fold = split_groups({str(i): str(i) for i in range(scenes)}, val_fraction, seed)
-    job = SynthJob(out, seed, kind, size, class_set, flat, tuple(styles) if styles else None)
+    fold = scene_folds(scenes, val_fraction, seed)
+    if faces != "art" and not flat:
+        for split in sorted(set(fold.values())):
+            photo_faces.face_bank(split)  # built (and cached on disk) before workers start
+    job = SynthJob(out, seed, kind, size, class_set, flat, tuple(styles) if styles else None,
+                   faces, showdowns)
     tasks = [(job, i, fold[str(i)]) for i in range(scenes)]
     bar = Progress(scenes, f"synth {kind}", enabled=progress)
     boxes = 0
-    workers = max(1, min(workers, scenes))
-    if workers == 1:
-        for t in tasks:
-            boxes += _worker(t)[1]
-            bar.update()
-    else:
-        # spawn, not fork: a forked child can deadlock on the parent's OpenCV thread pool
-        ctx = mp.get_context("spawn")
-        with ctx.Pool(workers, initializer=_init_worker) as pool:
-            for _, n in pool.imap_unordered(_worker, tasks, chunksize=2):
-                boxes += n
-                bar.update()
+    for _, n in run_tasks(_worker, tasks, workers):
+        boxes += n
+        bar.update()
     rate = bar.close()
     write_data_yaml(out, names)
     suffix = ".png" if flat else ".jpg"

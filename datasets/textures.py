@@ -117,6 +117,28 @@ def tile_top(art: np.ndarray | None, look: TileLook, size: tuple[int, int],
     return np.dstack([np.clip(rgb, 0, 1), alpha])
 
 
+def photo_top(photo: np.ndarray, look: TileLook, size: tuple[int, int],
+              rng: np.random.Generator) -> np.ndarray:
+    """A photographed face (RGB uint8) as a tile top (RGBA float32, ``size`` = (w, h)).
+
+    Its colours are balanced so that its light border matches the set's face colour: faces
+    from many photos then sit on one set of tiles, as on a real table.
+    """
+    w, h = size
+    rgb = cv2.resize(photo, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+    ring = np.concatenate([rgb[:max(1, h // 8)].reshape(-1, 3), rgb[-max(1, h // 8):].reshape(
+        -1, 3), rgb[:, :max(1, w // 8)].reshape(-1, 3), rgb[:, -max(1, w // 8):].reshape(-1, 3)])
+    light = ring[ring.sum(1) >= np.percentile(ring.sum(1), 40)]
+    gain = np.clip(np.array(look.face, np.float32) / np.maximum(np.median(light, 0), 0.05),
+                   0.7, 1.5)
+    rgb *= gain
+    rgb *= _bevel(w, h, round(w * 0.07, 1))[..., None]
+    grain = rng.normal(0, 0.01, (h // 4 + 1, w // 4 + 1)).astype(np.float32)
+    rgb += cv2.resize(grain, (w, h))[..., None]
+    alpha = _rounded_alpha(w, h, round(look.corner * w))
+    return np.dstack([np.clip(rgb, 0, 1), alpha])
+
+
 def die_face(value: int, size: int, body: tuple[float, float, float], chinese: bool,
              rng: np.random.Generator) -> np.ndarray:
     """One face of a die with its pips (Chinese dice: red 1 and 4, a big 1)."""

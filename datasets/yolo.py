@@ -68,9 +68,16 @@ def write_labels(path: Path, boxes: Iterable[Box]) -> None:
     path.write_text(text)
 
 
-def write_data_yaml(out: Path, names: Sequence[str]) -> Path:
-    """``data.yaml`` for ultralytics, with an absolute ``path`` so it works from any cwd."""
-    lines = [f"path: {out.resolve()}", "train: images/train", "val: images/val",
+def write_data_yaml(out: Path, names: Sequence[str], also: Sequence[Path] = ()) -> Path:
+    """``data.yaml`` for ultralytics, with an absolute ``path`` so it works from any cwd;
+    ``also`` adds other dataset folders' ``images/train`` and ``images/val`` to the lists."""
+    def folds(split: str) -> str:
+        if not also:
+            return f"images/{split}"
+        return "[" + ", ".join([f"images/{split}"] + [str((Path(a) / "images" / split).resolve())
+                                                      for a in also]) + "]"
+
+    lines = [f"path: {out.resolve()}", f"train: {folds('train')}", f"val: {folds('val')}",
              f"nc: {len(names)}", "names:"]
     lines += [f"  {i}: {_yaml_str(n)}" for i, n in enumerate(names)]
     target = out / "data.yaml"

@@ -222,3 +222,13 @@ def test_close_up_manifest_lists_its_tiles() -> None:
     assert sum(tiles.values()) >= 3
     seen = Counter(o["tile"] for o in scene.manifest["objects"] if o["tile"] not in ("back",))
     assert all(seen[t] <= tiles[t] for t in seen)  # every labeled face is one of them
+
+
+def test_showdowns_sets_the_share_of_showdown_tables() -> None:
+    games = [make_scene("table", 4, i, SMALL, flat=True, showdowns=1.0).manifest["game"]
+             for i in range(3)]
+    assert all(s["revealed"] for g in games for s in g["seats"])
+    game = make_scene("table", 4, 0, SMALL, flat=True, showdowns=0.0).manifest["game"]
+    assert not any(s["revealed"] for s in game["seats"])
+    with pytest.raises(ValueError, match="showdowns"):
+        synthesize("/nonexistent", 1, showdowns=2.0)

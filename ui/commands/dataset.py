@@ -67,7 +67,14 @@ def register_more(sub: argparse._SubParsersAction) -> None:
                      help="tiles43: 42 tile kinds + die; coarse: tile_face, tile_back, die")
     syn.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)),
                      help="parallel processes (default: all cores)")
-    syn.add_argument("--val", type=float, default=0.2, help="validation fraction (default 0.2)")
+    syn.add_argument("--val", type=float, default=0.2,
+                     help="validation fraction (default 0.2; 1 holds back every scene)")
+    syn.add_argument("--faces", choices=("art", "real", "mix"), default="art",
+                     help="tile faces: drawn art, photos (tiles-real and tile-faces, each scene "
+                          "from its own split's fold), or half and half (default art)")
+    syn.add_argument("--showdowns", type=float, default=None, metavar="P",
+                     help="chance that a table scene is at a showdown, every hand face up "
+                          "(default: the game's own, about 0.12)")
     syn.add_argument("--style", action="append", default=None,
                      help="only these art styles (repeatable; default all available)")
     syn.add_argument("--flat", action="store_true",
@@ -75,6 +82,28 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     syn.add_argument("--overwrite", action="store_true", help="replace an existing dataset")
     syn.add_argument("--quiet", action="store_true", help="no progress line")
     syn.set_defaults(func=_synth)
+
+    cr = sub.add_parser("crops", help="detector training windows cut at native scale from "
+                        "1920x1080 table scenes (classes tile_face, tile_back, die)")
+    cr.add_argument("--out", type=Path, required=True, help="detector folder to write")
+    cr.add_argument("--scenes", type=int, default=100, help="how many table scenes (default 100)")
+    cr.add_argument("--window", type=int, default=320, help="window side in px (default 320)")
+    cr.add_argument("--per-scene", type=int, default=6, help="windows per scene (default 6)")
+    cr.add_argument("--faces", choices=("art", "real", "mix"), default="mix",
+                    help="tile faces, as for synth (default mix: the detector meets both)")
+    cr.add_argument("--seed", type=int, default=0, help="seed; same seed, same dataset")
+    cr.add_argument("--val", type=float, default=0.2,
+                    help="validation fraction of the scenes (default 0.2)")
+    cr.add_argument("--style", action="append", default=None,
+                    help="only these art styles (repeatable; default all available)")
+    cr.add_argument("--also", type=Path, action="append", default=[], metavar="DIR",
+                    help="another detector folder (e.g. prepare's detector/) that data.yaml "
+                         "lists beside these images (repeatable)")
+    cr.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)),
+                    help="parallel processes (default: all cores)")
+    cr.add_argument("--overwrite", action="store_true", help="replace an existing dataset")
+    cr.add_argument("--quiet", action="store_true", help="no progress line")
+    cr.set_defaults(func=_crops)
 
     art = sub.add_parser("setup-art", help="fetch the Debian tile sets (apt-get download) and "
                          "render their faces into the cache; optional, adds styles")
@@ -103,8 +132,19 @@ def _synth(args: argparse.Namespace) -> int:
     summary = synthesize(args.out, args.scenes, seed=args.seed, kind=args.kind, size=args.size,
                          class_set=args.classes, workers=args.workers, val_fraction=args.val,
                          overwrite=args.overwrite, flat=args.flat, styles=args.style,
-                         progress=not args.quiet)
+                         progress=not args.quiet, faces=args.faces,
+                         showdowns=args.showdowns)
     print(summary)
+    return 0
+
+
+def _crops(args: argparse.Namespace) -> int:
+    from datasets.native_crops import write_crops
+
+    print(write_crops(args.out, args.scenes, seed=args.seed, window=args.window,
+                      per_scene=args.per_scene, faces=args.faces, val_fraction=args.val,
+                      workers=args.workers, styles=args.style, also=tuple(args.also),
+                      overwrite=args.overwrite, progress=not args.quiet))
     return 0
 
 

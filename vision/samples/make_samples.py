@@ -5,6 +5,10 @@
 Writes ``table_N.jpg`` + ``table_N.json`` (the scene's manifest: ground truth) and
 ``table_1080p.mp4``: each of the photographed tables held for a few seconds at 10 fps, with fresh
 sensor noise in every frame (a still camera never gives two identical frames).
+
+The tile faces are photos (``faces="real"``) from the held-back fold only, so the samples show
+real tile faces that no model was trained on. Needs ``../shared/datasets`` (tiles-real and
+tile-faces) beside the clone.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ def main() -> None:
         raise OSError("OpenCV cannot write mp4v video here")
     rng = np.random.default_rng(SEED)
     for n, index in enumerate(INDICES):
-        scene = make_scene("table", SEED, index, SIZE)
+        scene = make_scene("table", SEED, index, SIZE, faces="real", fold="val")
         image = scene.image
         cv2.imwrite(str(HERE / f"table_{n}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
         (HERE / f"table_{n}.json").write_text(json.dumps(scene.manifest, ensure_ascii=False))

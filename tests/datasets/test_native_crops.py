@@ -1,0 +1,60 @@
+"""Native-scale detector windows: boxes clipped to the window, a ready detector folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets.native_crops import boxes_in_window, window_origins, write_crops
+from datasets.yolo import read_groups, read_labels, read_names
+from tests.datasets.conftest import needs_art
+from ui.cli import main
+
+
+def test_boxes_are_clipped_to_the_window_or_left_out() -> None:
+    xyxy = np.array([[10.0, 10, 40, 50], [300, 100, 340, 140], [310, 0, 360, 40],
+                     [400, 400, 430, 440]])
+    boxes = boxes_in_window(xyxy, [0, 1, 2, 0], (0, 0), 320)
+    assert [b.cls for b in boxes] == [0, 1]  # half of box 1 inside; box 2 a fifth; box 3 none
+    whole, clipped = boxes
+    assert whole.cx == pytest.approx(25 / 320) and whole.h == pytest.approx(40 / 320)
+    assert clipped.w == pytest.approx(20 / 320) and clipped.cx == pytest.approx(310 / 320)
+
+
+def test_windows_stay_inside_the_frame() -> None:
+    rng = np.random.default_rng(0)
+    xyxy = np.array([[0.0, 0, 20, 30], [1900, 1050, 1920, 1080]])
+    for x0, y0 in window_origins(xyxy, (1920, 1080), 320, 50, rng):
+        assert 0 <= x0 <= 1600 and 0 <= y0 <= 760
+    assert len(window_origins(np.zeros((0, 4)), (1920, 1080), 320, 3, rng)) == 3
+
+
+@needs_art
+def test_crops_make_a_detector_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                      ) -> None:
+    other = tmp_path / "real"
+    (other / "images" / "train").mkdir(parents=True)
+    out = tmp_path / "crops"
+    assert main(["dataset", "crops", "--out", str(out), "--scenes", "2", "--per-scene", "3",
+                 "--faces", "art", "--val", "0.5", "--workers", "1", "--quiet",
+                 "--also", str(other)]) == 0
+    assert "6 windows from 2 scenes" in capsys.readouterr().out
+    assert read_names(out) == ["tile_face", "tile_back", "die"]
+    yaml = (out / "data.yaml").read_text()
+    assert f"train: [images/train, {(other / 'images' / 'train').resolve()}]" in yaml
+    groups = read_groups(out)
+    assert len(groups) == 6 and {g[2] for g in groups} == {"train", "val"}
+    for file, group, split in groups:
+        assert file.startswith(split + "/") and Path(file).stem.startswith(group)
+    seen = set()
+    for split in ("train", "val"):
+        for label in (out / "labels" / split).glob("*.txt"):
+            for box in read_labels(label, 3):
+                seen.add(box.cls)
+                assert box.cx - box.w / 2 >= -1e-6 and box.cx + box.w / 2 <= 1 + 1e-6
+                assert box.w * 320 < 80  # native scale: a table tile, never shrunk
+    assert {0, 1} <= seen
+    with pytest.raises(ValueError, match="already holds"):
+        write_crops(out, 1, faces="art", progress=False)
