@@ -164,16 +164,24 @@ def training_images(kind: str, data: Path) -> list[Path]:
     """The training images of a detector ``data.yaml`` or a classifier folder, sorted."""
     suffixes = (".jpg", ".jpeg", ".png", ".bmp")
     if kind == "classifier":
-        root = data / "train"
-    else:
+        roots = [data / "train"]
+    else:  # train: a folder, a list of folders, or a text file of image paths (as ultralytics)
         keys = dict(line.split(":", 1) for line in data.read_text().splitlines()
                     if ":" in line and not line.startswith((" ", "\t")))
         base = Path(keys.get("path", str(data.parent)).strip())
-        root = (base if base.is_absolute() else data.parent / base) / keys.get(
-            "train", "images/train").strip()
-    images = sorted(p for p in root.rglob("*") if p.suffix.lower() in suffixes)
+        base = base if base.is_absolute() else data.parent / base
+        entries = keys.get("train", "images/train").strip().strip("[]").split(",")
+        roots = [base / e.strip().strip("'\"") for e in entries if e.strip()]
+    images: list[Path] = []
+    for root in roots:
+        if root.is_file():
+            images += [Path(line.strip()) for line in root.read_text().splitlines()
+                       if line.strip()]
+        else:
+            images += [p for p in root.rglob("*") if p.suffix.lower() in suffixes]
+    images = sorted(p for p in images if p.suffix.lower() in suffixes)
     if not images:
-        raise ValueError(f"{root}: no training images")
+        raise ValueError(f"{', '.join(map(str, roots))}: no training images")
     return images
 
 
