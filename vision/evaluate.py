@@ -16,10 +16,12 @@ boxes (crop accuracy). Needs only onnxruntime, OpenCV and numpy.
 from __future__ import annotations
 
 import ast
+import json
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +30,7 @@ from vision.capture import load_image
 from vision.detections import TileDetections
 from vision.detector import Detector, load_detector
 from vision.labels import BACK_CLASS
+from vision.manifest import TableScore, score_reading
 from vision.metrics import Detections, Evaluation
 
 TILE_NAMES: tuple[str, ...] = tuple(CLASS_NAMES[:NUM_TILES])
@@ -266,3 +269,105 @@ def format_report(report: ModelReport, per_class: bool = True, top_confusions: i
                  "predictions on no labeled object")
     return "\n".join(lines)
 
+
+# ---------------------------------------------------------------- whole tables
+
+
+@dataclass
+class Scene:
+    """One labeled table photo: the picture and its manifest (``docs/datasets.md``)."""
+
+    image: Path
+    manifest: dict[str, Any]
+
+
+def load_scenes(folder: Path, limit: int | None = None) -> list[Scene]:
+    """Every manifest of ``folder`` with its picture: ``manifests/NAME.json`` with the image
+    ``NAME.*`` anywhere under ``images/`` (the generator's layout), or ``NAME.json`` beside
+    ``NAME.jpg`` (a folder of labeled photos, ``vision/samples``); a manifest's ``image`` key,
+    relative to the manifest, names the picture instead. ``limit``: evenly spaced."""
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{folder}: no such folder")
+    root = folder / "manifests" if (folder / "manifests").is_dir() else folder
+    paths = sorted(root.glob("*.json"))
+    if limit and limit < len(paths):
+        paths = [paths[round(i * len(paths) / limit)] for i in range(limit)]
+    images: dict[str, Path] = {}
+    if (folder / "images").is_dir():
+        images = {p.stem: p for p in (folder / "images").rglob("*")
+                  if p.suffix.lower() in IMAGE_SUFFIXES}
+    out = []
+    for path in paths:
+        try:
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"{path}: not a readable manifest ({exc})") from None
+        if not isinstance(manifest, dict) or "objects" not in manifest or "game" not in manifest:
+            continue  # a close-up or dice scene: no table to read
+        manifest.setdefault("name", path.stem)
+        if "image" in manifest:
+            image = path.parent / manifest["image"]
+        else:
+            beside = [path.with_suffix(s) for s in IMAGE_SUFFIXES if path.with_suffix(s).exists()]
+            image = images.get(path.stem) or (beside[0] if beside else path.with_suffix(".jpg"))
+        if not image.is_file():
+            raise FileNotFoundError(f"{path}: no picture {image.name} for this manifest")
+        out.append(Scene(image, manifest))
+    if not out:
+        raise ValueError(f"{folder}: no table manifests (expected manifests/NAME.json with a "
+                         "'game' and 'objects', see docs/datasets.md)")
+    return out
+
+
+def evaluate_tables(detector: Detector, scenes: list[Scene], ruleset: str = "shandong"
+                    ) -> tuple[TableScore, float]:
+    """Read every scene as ``mjtable read`` does (detect, find the table, seat the tiles,
+    repair, build the record), score it against its manifest; also seconds per scene.
+    ``ruleset`` judges a winner's hand unless the manifest names its own (``ruleset``)."""
+    from vision.manifest import bottom_seat
+    from vision.reading import read_image
+
+    total = TableScore()
+    spent = 0.0
+    for scene in scenes:
+        m = scene.manifest
+        image = load_image(scene.image)
+        t0 = time.perf_counter()
+        reading = read_image(image, detector, ruleset=m.get("ruleset", ruleset),
+                             corners=m.get("corners"),
+                             bottom_seat=int(m.get("bottom_seat", bottom_seat(m))),
+                             dealer=int(m["game"].get("dealer", 0)))
+        spent += time.perf_counter() - t0
+        total += score_reading(reading, m)
+    return total, spent / max(len(scenes), 1)
+
+
+def _share(pair: list[int]) -> str:
+    right, n = pair
+    return f"{right}/{n} ({right / n:.1%})" if n else "none labeled"
+
+
+def format_tables(score: TableScore, label: str, seconds: float, top_confusions: int = 15,
+                  misses: int = 10) -> str:
+    """The text block ``mjtable eval --tables`` prints for one model."""
+    lines = [f"== {label}  ({seconds:.2f} s/scene, {score.scenes} scenes, read as "
+             "`mjtable read` reads)",
+             f"  seats whose face-up tiles (hand, melds, flowers) are exactly right: "
+             f"{_share(score.seats)}",
+             f"  winner's hand exactly right (recorded as the win): {_share(score.winners)}",
+             f"  face-up tiles read right and at the right seat: {_share(score.tiles)}; "
+             f"{score.wrong_seat} given to the wrong seat, {score.missed} not found",
+             f"  dice found with the right face: {_share(score.dice)}; rolls read right: "
+             f"{_share(score.rolls)}",
+             f"  tile backs (counted apart): {_share(score.backs)} labeled backs found, "
+             f"{score.back_boxes} boxes read as backs; hidden hands counted right: "
+             f"{_share(score.hidden)}"]
+    confusions = score.confusions.most_common(top_confusions)
+    if confusions:
+        lines.append("  top confusions (true -> read: count): " + ", ".join(
+            f"{a}->{b}: {c}" for (a, b), c in confusions))
+    for miss in score.misses[:misses]:
+        lines.append(f"  miss: {miss}")
+    if len(score.misses) > misses:
+        lines.append(f"  ... {len(score.misses) - misses} more misses")
+    return "\n".join(lines)

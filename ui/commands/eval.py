@@ -1,4 +1,4 @@
-"""``mjtable eval``: score the shipped recognition on labeled photos."""
+"""``mjtable eval``: score the shipped recognition on labeled photos or whole-table scenes."""
 
 from __future__ import annotations
 
@@ -15,16 +15,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "runs through the same Detector as `detect`, `read` and `watch`. With "
                     "--data DIR (YOLO layout: images/, labels/, data.yaml names; without "
                     "data.yaml the project's 43 classes) every model, and the reference "
-                    "mahjong-detector unless --no-reference, is scored on the same images.")
+                    "mahjong-detector unless --no-reference, is scored on the same images. "
+                    "With --tables DIR every scene (manifests/NAME.json and its picture, the "
+                    "format of `dataset synth` and docs/datasets.md) is read as `mjtable read` "
+                    "reads it and compared with its manifest.")
     p.add_argument("models", nargs="*", metavar="MODEL")
-    p.add_argument("--data", type=Path, required=True, help="YOLO-format folder")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--data", type=Path, help="YOLO-format folder")
+    where.add_argument("--tables", type=Path, metavar="DIR",
+                       help="folder of table scenes with manifests")
+    p.add_argument("--ruleset", default="shandong",
+                   help="with --tables: the rules a winner's hand is read by, unless a manifest "
+                        "names its own (default shandong: any complete hand, as the generator "
+                        "deals its winners)")
     p.add_argument("--reference", type=Path,
                    help="the mahjong-detector model.onnx (default: the installed package's)")
     p.add_argument("--no-reference", action="store_true", help="skip the reference model")
     p.add_argument("--conf", type=float, default=0.25,
-                   help="operating threshold for precision/recall, multisets and confusions, "
-                        "as `detect --conf` (default 0.25)")
-    p.add_argument("--limit", type=int, help="only N images, evenly spaced by name")
+                   help="operating threshold for precision/recall, multisets, confusions and "
+                        "table reading, as `detect --conf` (default 0.25)")
+    p.add_argument("--limit", type=int, help="only N images or scenes, evenly spaced by name")
     p.add_argument("--threads", type=int, help="onnxruntime threads (default 2, or "
                    "$MJTABLE_THREADS)")
     p.add_argument("--imgsz", type=int,
@@ -48,11 +58,27 @@ def reference_model() -> Path | None:
 def run(args: argparse.Namespace) -> int:
     from ui.cli import CommandError
     from vision.detector import default_models_dir
-    from vision.evaluate import evaluate, format_report, load_dataset, load_model
+    from vision.evaluate import (
+        evaluate,
+        evaluate_tables,
+        format_report,
+        format_tables,
+        load_dataset,
+        load_model,
+        load_scenes,
+    )
 
     if not 0.0 <= args.conf <= 1.0:
         raise CommandError(f"--conf must lie in 0..1, got {args.conf}")
     specs = [(m, m, False) for m in args.models or [str(default_models_dir())]]
+    if args.tables is not None:
+        scenes = load_scenes(args.tables, args.limit)
+        print(f"{args.tables}: {len(scenes)} table scenes")
+        for spec, label, _ in specs:
+            detector = load_model(spec, args.threads, args.imgsz, args.conf)
+            score, seconds = evaluate_tables(detector, scenes, args.ruleset)
+            print(format_tables(score, label, seconds))
+        return 0
     data = load_dataset(args.data, args.limit)
     if not args.no_reference:
         ref = args.reference or reference_model()
