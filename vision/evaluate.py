@@ -189,6 +189,7 @@ def evaluate(detector: Detector, data: list[LabeledImage], label: str) -> ModelR
     """Run ``detector`` over ``data`` as ``mjtable detect`` runs it and score it against the
     labels, at its own operating threshold (``detector.conf``)."""
     labels = {n for item in data for n in item.gt.names}
+    coarse = {"tile", "die", *({"tile_back"} & labels)}  # a back counts where backs are labeled
     ev = Evaluation(conf=detector.conf)
     stage = Evaluation(conf=detector.conf) if detector.two_stage else None
     crop_acc: dict[str, list[int]] = {"tiles": [0, 0], "dice": [0, 0]}
@@ -202,7 +203,7 @@ def evaluate(detector: Detector, data: list[LabeledImage], label: str) -> ModelR
         if stage is None:
             continue
         assert detector.last_found is not None
-        stage.add(named(detector.last_found, COARSE_NAMES), to_coarse(item.gt))
+        stage.add(named(detector.last_found, coarse), to_coarse(item.gt))
         faces = [i for i, n in enumerate(item.gt.names) if n in TILE_NAMES or n in DIE_FACES]
         if faces:  # the classifiers alone, on the labeled boxes
             gt = Detections(item.gt.boxes[faces], item.gt.scores[faces],
