@@ -116,7 +116,8 @@ def nms(xyxy: np.ndarray, scores: np.ndarray, iou: float, max_det: int = 300) ->
 def grey_stretched(image: np.ndarray) -> np.ndarray:
     """A BGR frame turned grey with its contrast stretched to 0..255 (still 3 channels): the
     input the reference ``mahjong-detector`` was trained on (its own ``predict`` does this)."""
-    grey = cv2.normalize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), None, 0, 255, cv2.NORM_MINMAX)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = cv2.normalize(grey, np.empty_like(grey), 0, 255, cv2.NORM_MINMAX)
     return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
 
 
