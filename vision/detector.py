@@ -517,5 +517,6 @@ def load_detector(models_dir: str | os.PathLike[str] | None = None, **options: o
                                 "(mjtable train) or set MJTABLE_MODELS to a folder holding "
                                 "detector.onnx")
     cls, dice = root / "classifier.onnx", root / "dice.onnx"
-    return Detector(det, cls if cls.is_file() else None,  # type: ignore[arg-type]
+    # the classifier's path even when missing: a coarse detector then names it in its error
+    return Detector(det, cls,  # type: ignore[arg-type]
                     dice=dice if dice.is_file() else None, **options)
