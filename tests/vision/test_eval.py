@@ -127,3 +127,33 @@ def test_labeled_photos_beside_their_manifests_are_scenes(tmp_path: Path, capsys
     assert "x.json: no picture x.jpg for this manifest" in capsys.readouterr().err
     assert main(["eval", "--tables", str(tmp_path / "none")]) == 2
     assert "none: no such folder" in capsys.readouterr().err
+
+
+def test_eval_tables_counts_backs_and_hidden_hands_apart(tmp_path: Path) -> None:
+    """A table in play (every hand standing hidden) read perfectly, and the same photo with one
+    standing tile of seat 1 left unlabeled: backs and hidden-hand counts are scored apart from
+    the face-up tiles."""
+    from vision.evaluate import evaluate_tables, load_scenes
+    from vision.manifest import winner_of
+
+    manifest = json.loads((SAMPLES / "table_0.json").read_text())
+    assert winner_of(manifest) is None and not any(s["revealed"] for s in
+                                                   manifest["game"]["seats"])
+    short = json.loads(json.dumps(manifest))
+    hidden = [o for o in short["objects"] if o["tile"] == "back" and o["role"] == "hand"
+              and o["seat"] == 1]
+    short["objects"].remove(hidden[0])
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for name, m in (("a_labeled", manifest), ("b_one_back_unlabeled", short)):
+        (folder / f"{name}.json").write_text(json.dumps(m))
+        shutil.copy(SAMPLES / "table_0.jpg", folder / f"{name}.jpg")
+    backs = sum(1 for o in manifest["objects"]
+                if o["tile"] == "back" and o.get("visible", 1.0) >= 0.5)
+    score, _ = evaluate_tables(load_model(perfect_models(manifest, tmp_path / "models")),
+                               load_scenes(folder))
+    assert score.hidden == [7, 8]  # seat 1 of the second scene shows one more than labeled
+    assert score.backs == [2 * backs - 1, 2 * backs - 1] and score.back_boxes == 2 * backs
+    assert score.seats == [8, 8] and score.winners == [0, 0] and score.wrong_seat == 0
+    assert score.tiles[0] == score.tiles[1] and not score.confusions
+
