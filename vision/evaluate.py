@@ -324,7 +324,8 @@ def evaluate_tables(detector: Detector, scenes: list[Scene], ruleset: str = "sha
                     ) -> tuple[TableScore, float]:
     """Read every scene as ``mjtable read`` does (detect, find the table, seat the tiles,
     repair, build the record), score it against its manifest; also seconds per scene.
-    ``ruleset`` judges a winner's hand unless the manifest names its own (``ruleset``)."""
+    ``ruleset`` judges a winner's hand unless the manifest names its own (``ruleset``, or
+    ``game.ruleset`` as a saved example has it)."""
     from vision.manifest import bottom_seat
     from vision.reading import read_image
 
@@ -334,7 +335,8 @@ def evaluate_tables(detector: Detector, scenes: list[Scene], ruleset: str = "sha
         m = scene.manifest
         image = load_image(scene.image)
         t0 = time.perf_counter()
-        reading = read_image(image, detector, ruleset=m.get("ruleset", ruleset),
+        rules = m.get("ruleset") or m["game"].get("ruleset") or ruleset
+        reading = read_image(image, detector, ruleset=rules,
                              corners=m.get("corners"),
                              bottom_seat=int(m.get("bottom_seat", bottom_seat(m))),
                              dealer=int(m["game"].get("dealer", 0)))

@@ -122,11 +122,14 @@ def compare(reading: TableReading, manifest: dict[str, Any], dice: tuple[int, ..
 
 
 def winner_of(manifest: dict[str, Any]) -> int | None:
-    """The seat that won: ``game.winner`` when given, else the generator's rule (at a
-    showdown every hand is laid down and the seat to play holds the finished hand)."""
+    """The seat that won: ``game.winner`` when given, else the first of ``game.wins`` (a saved
+    example's confirmed record), else the generator's rule (at a showdown every hand is laid
+    down and the seat to play holds the finished hand)."""
     game = manifest["game"]
     if "winner" in game:
         return None if game["winner"] is None else int(game["winner"])
+    if "wins" in game:
+        return int(game["wins"][0]["seat"]) if game["wins"] else None
     k = game.get("to_play")
     return int(k) if k is not None and game["seats"][int(k)].get("revealed") else None
 
@@ -210,7 +213,9 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
             out.misses.append(f"{name} winner seat {winner}: recorded {said}, "
                               f"{format_seat(got_hand, got_melds, [])}; is "
                               f"{format_seat(want_hand, want_melds, [])}")
-    objects = [o for o in manifest["objects"] if o.get("visible", 1.0) >= min_visible]
+    # a saved example's tiles that no person confirmed ("checked": false) are no ground truth
+    objects = [o for o in manifest["objects"] if o.get("visible", 1.0) >= min_visible
+               and o.get("checked", True)]
     faces = [o for o in objects if o["tile"] not in ("die", "back")]
     pairs = greedy_pairs(np.array([o["xyxy"] for o in faces], float).reshape(-1, 4), dets.xyxy)
     labels = dets.labels
@@ -231,9 +236,10 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
                              dets.xyxy[die_rows]):
         out.dice[1] += 1
         out.dice[0] += p is not None and int(dets.face[die_rows[p]]) == int(dice[g]["face"])
-    if manifest.get("dice"):
+    roll = manifest.get("dice") or manifest["game"].get("dice")
+    if roll:
         seen = tuple(sorted(reading.dice.faces)) if reading.dice is not None else ()
-        out.rolls[0] += seen == tuple(sorted(manifest["dice"]))
+        out.rolls[0] += seen == tuple(sorted(roll))
         out.rolls[1] += 1
     backs = [o for o in objects if o["tile"] == "back"]
     back_rows = np.flatnonzero(dets.is_back)

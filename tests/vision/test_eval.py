@@ -157,3 +157,31 @@ def test_eval_tables_counts_backs_and_hidden_hands_apart(tmp_path: Path) -> None
     assert score.seats == [8, 8] and score.winners == [0, 0] and score.wrong_seat == 0
     assert score.tiles[0] == score.tiles[1] and not score.confusions
 
+
+
+def test_eval_tables_reads_a_saved_example(tmp_path: Path) -> None:
+    """A confirmed showdown saved by ``run --save-examples`` (``vision.examples``) is a scene
+    ``eval --tables`` scores: its winner from ``game.wins``, its rules from ``game.ruleset``,
+    unchecked boxes left out of the tile count."""
+    from vision.evaluate import evaluate_tables, load_scenes
+    from vision.examples import example_manifest, save_example
+    from vision.manifest import manifest_detections, winner_of
+    from vision.reading import calibrate, read_detections
+
+    truth = json.loads((SAMPLES / "table_2.json").read_text())
+    image = load_image(SAMPLES / "table_2.jpg")
+    dets = manifest_detections(truth)
+    reading = read_detections(dets, calibrate(image, None, 0, dets), ruleset="shandong",
+                              dealer=truth["game"]["dealer"])
+    found = reading.detections
+    confirmed = {r: int(found.class_id[r]) for r in range(len(found))
+                 if found.role[r] != "discard" and found.class_id[r] < 42}
+    manifest = example_manifest(found, reading.record, (image.shape[1], image.shape[0]),
+                                confirmed)
+    assert winner_of(manifest) == 2 and manifest["game"]["ruleset"] == "shandong"
+    save_example(tmp_path / "examples", image, manifest, name="showdown")
+    score, _ = evaluate_tables(load_model(perfect_models(truth, tmp_path / "models")),
+                               load_scenes(tmp_path / "examples"), ruleset="shanghai")
+    assert score.winners == [1, 1] and score.seats == [4, 4] and score.rolls == [1, 1]
+    checked = sum(1 for o in manifest["objects"] if o["checked"])
+    assert score.tiles == [checked, checked]  # discards unchecked: not counted
