@@ -153,8 +153,8 @@ def main() -> int:
             print(f"detector_ms_median[size={det.det.imgsz[0]}, threads={threads}]: "
                   f"{ours[threads, size]:.1f}  (ours: {det.describe()})")
         if ref is not None:
-            theirs[threads] = latency_ms(Detector(ref, threads=threads, read_dice=False),
-                                         images, args.repeat)
+            theirs[threads] = latency_ms(Detector(ref, threads=threads, read_dice=False,
+                                                  grey=True), images, args.repeat)
             print(f"mahjong_detector_ms_median[threads={threads}]: {theirs[threads]:.1f}  "
                   f"({ref.name}, 640x640)")
     if not have_ours:
@@ -166,8 +166,8 @@ def main() -> int:
         if threads in theirs:
             print(f"ratio_vs_mahjong_detector[size={size or 'model'}, threads={threads}]: "
                   f"{theirs[threads] / mine:.2f}")
-    reader = load_detector(models, threads=2) if have_ours else \
-        Detector(ref, threads=2) if ref is not None else None
+    reader = load_detector(models, threads=2, stills=True) if have_ours else \
+        Detector(ref, threads=2, stills=True, grey=True) if ref is not None else None
     if reader is not None:
         print(f"sample_read_accuracy: {sample_accuracy(reader)}  "
               f"({'ours' if have_ours else 'mahjong-detector model standing in'})")
@@ -177,7 +177,7 @@ def main() -> int:
               "dice, ground-truth boxes)")
     video = SAMPLES / "table_1080p.mp4"
     e2e_det = load_detector(models, threads=2) if have_ours else \
-        Detector(ref, threads=2) if ref is not None else None
+        Detector(ref, threads=2, grey=True) if ref is not None else None
     if e2e_det is None:
         print("end_to_end_fps: no model to run")
         return 0

@@ -27,7 +27,8 @@ The API the dashboard uses::
   reconnects a live source and reports each change as a ``CaptureStatus``.
 - :func:`load_detector` / :class:`Detector` (``vision.detector``): single-stage or two-stage
   (coarse detector + batched crop classifier), read from the ONNX metadata; returns
-  :class:`TileDetections` in original-image pixels.
+  :class:`TileDetections` in original-image pixels. ``load_detector(stills=True)`` for unrelated
+  photos (each chooses its own input size); the default suits the frames of one camera.
 - :func:`read_image` (``vision.reading``): one photo to a validated hand record, with the tiles a
   repair changed, waits per seat and the dice.
 - :class:`TableCalibration` / :func:`find_table_corners` (``vision.geometry``): the table's

@@ -66,7 +66,8 @@ class Letterbox:
         return out
 
 
-def letterbox(image: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Letterbox]:
+def letterbox(image: np.ndarray, size: tuple[int, int], fill: int = LETTERBOX_FILL
+              ) -> tuple[np.ndarray, Letterbox]:
     """Resize keeping the aspect ratio and pad to ``size`` (h, w) with grey, as ultralytics does.
 
     Returns the padded BGR image and the :class:`Letterbox` that maps boxes back.
@@ -81,7 +82,7 @@ def letterbox(image: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, Let
     top, bottom = round(dh - 0.1), round(dh + 0.1)
     left, right = round(dw - 0.1), round(dw + 0.1)
     out = cv2.copyMakeBorder(image, top, bottom, left, right, cv2.BORDER_CONSTANT,
-                             value=(LETTERBOX_FILL,) * 3)
+                             value=(fill,) * 3)
     return out, Letterbox(ratio=r, pad_x=left, pad_y=top, width=w, height=h)
 
 
@@ -110,6 +111,14 @@ def nms(xyxy: np.ndarray, scores: np.ndarray, iou: float, max_det: int = 300) ->
         rest = order[1:]
         order = rest[box_iou(xyxy[i:i + 1], xyxy[rest])[0] <= iou]
     return np.array(keep, dtype=np.int64)
+
+
+def grey_stretched(image: np.ndarray) -> np.ndarray:
+    """A BGR frame turned grey with its contrast stretched to 0..255 (still 3 channels): the
+    input the reference ``mahjong-detector`` was trained on (its own ``predict`` does this)."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = cv2.normalize(grey, np.empty_like(grey), 0, 255, cv2.NORM_MINMAX)
+    return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
 
 
 def to_tensor(images_bgr: Sequence[np.ndarray]) -> np.ndarray:
@@ -223,10 +232,15 @@ class Detector:
             ``"auto"`` (the default for such a model) runs both sizes on a frame and keeps
             ``TABLE_SIZE`` when it finds more boxes there and they are whole-table tiles
             (``AUTO_TABLE_SIDE``); the first frame with enough boxes fixes the choice (one
-            camera keeps its scale). A fixed-input model runs at its size.
+            camera keeps its scale), unless ``stills``. A fixed-input model runs at its size.
         read_dice: read the top face of dice the models leave unread, by counting pips.
         reuse_crops: a tile whose box and pixels did not change since the previous call keeps
             its classification (a still table costs only the detector).
+        stills: the images are unrelated photos, not the frames of one camera: each decides
+            its own automatic size and no classification is carried from one to the next
+            (``mjtable detect``, ``read`` and ``eval``; a video keeps its stable choice).
+        grey: turn each frame grey with its contrast stretched and pad it with black, the
+            input the reference ``mahjong-detector`` was trained on.
     """
 
     def __init__(self, detector: str | os.PathLike[str],
@@ -234,29 +248,34 @@ class Detector:
                  dice: str | os.PathLike[str] | None = None, conf: float = 0.25,
                  iou: float = 0.5, topk: int = 5, threads: int | None = None,
                  max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True,
-                 imgsz: int | str | None = None) -> None:
+                 imgsz: int | str | None = None, stills: bool = False,
+                 grey: bool = False) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
         self.det = OnnxModel(detector, threads)
-        self.sizes: tuple[int, ...] = (self.det.imgsz[0],)  # sizes still in the running
+        self.candidates: tuple[int, ...] = (self.det.imgsz[0],)  # what "auto" chooses from
         if imgsz in (None, "auto"):
             if self.det.dynamic and self.det.imgsz[0] < TABLE_SIZE:
-                self.sizes = (self.det.imgsz[0], TABLE_SIZE)
+                self.candidates = (self.det.imgsz[0], TABLE_SIZE)
         elif isinstance(imgsz, int):
             self.det.resize(imgsz)
-            self.sizes = (imgsz,)
+            self.candidates = (imgsz,)
         else:
             raise ValueError(f"detector input size must be a number of pixels or 'auto', "
                              f"got {imgsz!r}")
+        self.sizes = self.candidates  # sizes still in the running (a stream narrows them)
+        self.size_used = self.det.imgsz[0]  # the input size of the last call
+        self.stills, self.grey = stills, grey
         if self.det.meta.get("task", "detect") != "detect":
             raise ValueError(f"{self.det.path}: task is {self.det.meta['task']!r}, "
                              "expected a detect model")
         self.cls: OnnxModel | None = None
         if self.det.classes.is_coarse:
             if classifier is None or not Path(classifier).is_file():
+                where = "none was given" if classifier is None else f"there is none at {classifier}"
                 raise FileNotFoundError(
                     f"{self.det.path} finds coarse classes {', '.join(self.det.names)} and needs "
-                    f"the crop classifier, but there is none at {classifier}")
+                    f"the crop classifier, but {where}")
             self.cls = OnnxModel(classifier, threads)
         self.dice: OnnxModel | None = None
         if dice is not None:
@@ -267,9 +286,10 @@ class Detector:
                                  f"{', '.join(self.dice.names)})")
         self.conf, self.iou, self.topk, self.max_det = conf, iou, topk, max_det
         self.read_dice = read_dice
-        self.reuse_crops = reuse_crops
+        self.reuse_crops = reuse_crops and not stills
         self.crops_classified = 0  # crops sent to the classifier so far (the cache's effect)
         self._cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.last_found: TileDetections | None = None  # the last detection stage (evaluation)
 
     @property
     def two_stage(self) -> bool:
@@ -285,14 +305,9 @@ class Detector:
         return " + ".join(parts)
 
     def detect(self, image: np.ndarray, conf: float | None = None) -> TileDetections:
-        """Everything found in one BGR uint8 image (H, W, 3)."""
-        if image is None or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-            shape = None if image is None else (image.shape, image.dtype)
-            raise ValueError(f"expected a BGR uint8 image (H, W, 3), got {shape}")
-        conf = self.conf if conf is None else conf
-        dets = self._find(image, self.sizes[0], conf)
-        if len(self.sizes) > 1:  # automatic size, not chosen yet
-            dets = self._choose_size(image, dets, conf)
+        """Everything found in one BGR uint8 image (H, W, 3); ``conf`` overrides the threshold
+        of the boxes returned (``mjtable eval`` asks for low-scoring ones too, for mAP)."""
+        dets = self.last_found = self.find(image, conf)
         if self.cls is not None:
             dets = self.classify(image, dets)
         if self.dice is not None:
@@ -303,25 +318,47 @@ class Detector:
             dets = read_faces(image, dets)
         return dets
 
+    def find(self, image: np.ndarray, conf: float | None = None) -> TileDetections:
+        """The detection stage alone: boxes at the chosen input size, before any crop is
+        classified (a two-stage detector's tiles are still coarse, ``data["coarse"]``)."""
+        if image is None or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+            shape = None if image is None else (image.shape, image.dtype)
+            raise ValueError(f"expected a BGR uint8 image (H, W, 3), got {shape}")
+        conf = self.conf if conf is None else conf
+        if self.grey:
+            image = grey_stretched(image)
+        sizes = self.candidates if self.stills else self.sizes
+        dets = self._find(image, sizes[0], conf)
+        if len(sizes) > 1:  # automatic size, not chosen yet (or chosen anew for each still)
+            dets = self._choose_size(image, dets, conf)
+        return dets
+
     def _find(self, image: np.ndarray, size: int, conf: float) -> TileDetections:
         self.det.resize(size)
-        boxed, lb = letterbox(image, self.det.imgsz)
+        self.size_used = size
+        boxed, lb = letterbox(image, self.det.imgsz, 0 if self.grey else LETTERBOX_FILL)
         return self.decode(self.det.run(to_tensor([boxed])), lb, conf)
 
     def _choose_size(self, image: np.ndarray, dets: TileDetections,
                      conf: float) -> TileDetections:
         """Run ``TABLE_SIZE`` too and keep it if it finds more boxes, of whole-table tile size;
-        else the exported size. The first frame with enough boxes fixes the choice."""
-        base, table = self.sizes
+        else the exported size. Only boxes at the operating threshold count, so a call asking
+        for low scores (evaluation) chooses as ``detect`` does. In a stream the first frame
+        with enough boxes fixes the choice; stills choose each time."""
+        base, table = self.candidates
         large = self._find(image, table, conf)
-        if len(large) >= AUTO_MIN_FOUND and len(large) > len(dets):
+        bar = max(conf, self.conf)
+        sure, sure_large = dets[dets.confidence >= bar], large[large.confidence >= bar]
+        if len(sure_large) >= AUTO_MIN_FOUND and len(sure_large) > len(sure):
             scale = min(table / image.shape[0], table / image.shape[1])
-            sides = (large.xyxy[:, 2:] - large.xyxy[:, :2]).min(axis=1) * scale
+            sides = (sure_large.xyxy[:, 2:] - sure_large.xyxy[:, :2]).min(axis=1) * scale
             if float(np.median(sides)) <= AUTO_TABLE_SIDE:
-                self.sizes = (table,)
+                if not self.stills:
+                    self.sizes = (table,)
                 return large
         self.det.resize(base)
-        if len(dets) >= AUTO_MIN_FOUND:
+        self.size_used = base
+        if len(sure) >= AUTO_MIN_FOUND and not self.stills:
             self.sizes = (base,)
         return dets
 
@@ -480,5 +517,6 @@ def load_detector(models_dir: str | os.PathLike[str] | None = None, **options: o
                                 "(mjtable train) or set MJTABLE_MODELS to a folder holding "
                                 "detector.onnx")
     cls, dice = root / "classifier.onnx", root / "dice.onnx"
-    return Detector(det, cls if cls.is_file() else None,  # type: ignore[arg-type]
+    # the classifier's path even when missing: a coarse detector then names it in its error
+    return Detector(det, cls,  # type: ignore[arg-type]
                     dice=dice if dice.is_file() else None, **options)

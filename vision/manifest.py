@@ -116,3 +116,153 @@ def compare(reading: TableReading, manifest: dict[str, Any], dice: tuple[int, ..
         want = tuple(sorted(manifest.get("dice") or ()))
         score.add("dice", tuple(sorted(dice or ())) == want, f"{name} dice {dice} != {want}")
     return score
+
+
+# ---------------------------------------------------------------- whole-table scores
+
+
+def winner_of(manifest: dict[str, Any]) -> int | None:
+    """The seat that won: ``game.winner`` when given, else the first of ``game.wins`` (a saved
+    example's confirmed record), else the generator's rule (at a showdown every hand is laid
+    down and the seat to play holds the finished hand)."""
+    game = manifest["game"]
+    if "winner" in game:
+        return None if game["winner"] is None else int(game["winner"])
+    if "wins" in game:
+        return int(game["wins"][0]["seat"]) if game["wins"] else None
+    k = game.get("to_play")
+    return int(k) if k is not None and game["seats"][int(k)].get("revealed") else None
+
+
+def _face_up(truth: dict[str, Any]) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
+    """A seat's face-up tiles as compared: hand (sorted; none when hidden), melds, flowers."""
+    hand = sorted(parse_tiles(truth["concealed"])) if truth.get("revealed") else []
+    melds = sorted(tuple(sorted(parse_tiles(m["tiles"]))) for m in truth["melds"])
+    return hand, melds, sorted(tile_from_name(f) for f in truth["flowers"])
+
+
+@dataclass
+class TableScore:
+    """What ``mjtable eval --tables`` counts over scenes (one field pair: right, total)."""
+
+    scenes: int = 0
+    seats: list[int] = field(default_factory=lambda: [0, 0])  # face-up tiles exactly right
+    winners: list[int] = field(default_factory=lambda: [0, 0])  # winner's hand exactly right
+    tiles: list[int] = field(default_factory=lambda: [0, 0])  # read right, at the right seat
+    wrong_seat: int = 0  # face-up tiles found but given to another seat
+    missed: int = 0  # face-up tiles no box was found for
+    dice: list[int] = field(default_factory=lambda: [0, 0])  # dice found with the right face
+    rolls: list[int] = field(default_factory=lambda: [0, 0])  # scenes whose roll read right
+    backs: list[int] = field(default_factory=lambda: [0, 0])  # labeled backs found as backs
+    back_boxes: int = 0  # boxes read as face-down tiles
+    hidden: list[int] = field(default_factory=lambda: [0, 0])  # hidden hands counted right
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    misses: list[str] = field(default_factory=list)
+
+    def __iadd__(self, other: TableScore) -> TableScore:
+        self.scenes += other.scenes
+        for name in ("seats", "winners", "tiles", "dice", "rolls", "backs", "hidden"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            mine[0] += theirs[0]
+            mine[1] += theirs[1]
+        self.wrong_seat += other.wrong_seat
+        self.missed += other.missed
+        self.back_boxes += other.back_boxes
+        self.confusions.update(other.confusions)
+        self.misses += other.misses
+        return self
+
+
+def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0.5
+                  ) -> TableScore:
+    """One scene: an :class:`vision.reading.ImageReading` (after repair, as ``mjtable read``
+    gives it) against the scene's manifest."""
+    from vision.metrics import greedy_pairs
+
+    out = TableScore(scenes=1)
+    name = manifest.get("name", "?")
+    table, dets = reading.table, reading.detections
+    for truth in manifest["game"]["seats"]:
+        k = int(truth["seat"])
+        seat = table.seats[k]
+        want = _face_up(truth)
+        got = (sorted(seat.hand), sorted(tuple(sorted(m.tiles)) for m in seat.melds),
+               sorted(seat.flowers))
+        ok = want == got
+        out.seats[0] += ok
+        out.seats[1] += 1
+        if not ok:
+            out.misses.append(f"{name} seat {k}: read {format_seat(*got)}, is "
+                              f"{format_seat(*want)}")
+    winner = winner_of(manifest)
+    if winner is not None:
+        truth = manifest["game"]["seats"][winner]
+        record = reading.record or {}
+        wins = record.get("wins") or [{}]
+        seat_json = record["seats"][winner] if record.get("seats") else {}
+        got_hand = sorted(parse_tiles(seat_json.get("concealed", "")))
+        got_melds = sorted(tuple(sorted(parse_tiles(m["tiles"]))) for m in
+                           seat_json.get("melds", []))
+        want_hand, want_melds, _ = _face_up(truth)
+        ok = (wins[0].get("seat") == winner and got_hand == want_hand
+              and got_melds == want_melds)
+        out.winners[0] += ok
+        out.winners[1] += 1
+        if not ok:
+            said = f"a win by seat {wins[0]['seat']}" if "seat" in wins[0] else "no win"
+            out.misses.append(f"{name} winner seat {winner}: recorded {said}, "
+                              f"{format_seat(got_hand, got_melds, [])}; is "
+                              f"{format_seat(want_hand, want_melds, [])}")
+    # a saved example's tiles that no person confirmed ("checked": false) are no ground truth
+    objects = [o for o in manifest["objects"] if o.get("visible", 1.0) >= min_visible
+               and o.get("checked", True)]
+    faces = [o for o in objects if o["tile"] not in ("die", "back")]
+    pairs = greedy_pairs(np.array([o["xyxy"] for o in faces], float).reshape(-1, 4), dets.xyxy)
+    labels = dets.labels
+    for g, p in pairs:
+        obj = faces[g]
+        out.tiles[1] += 1
+        if p is None:
+            out.missed += 1
+            continue
+        right_seat = obj.get("seat") is None or int(dets.seat[p]) == int(obj["seat"])
+        out.wrong_seat += not right_seat
+        out.tiles[0] += labels[p] == obj["tile"] and right_seat
+        if labels[p] != obj["tile"]:
+            out.confusions[(obj["tile"], labels[p])] += 1
+    dice = [o for o in objects if o["tile"] == "die"]
+    die_rows = np.flatnonzero(dets.is_die)
+    for g, p in greedy_pairs(np.array([o["xyxy"] for o in dice], float).reshape(-1, 4),
+                             dets.xyxy[die_rows]):
+        out.dice[1] += 1
+        out.dice[0] += p is not None and int(dets.face[die_rows[p]]) == int(dice[g]["face"])
+    roll = manifest.get("dice") or manifest["game"].get("dice")
+    if roll:
+        seen = tuple(sorted(reading.dice.faces)) if reading.dice is not None else ()
+        out.rolls[0] += seen == tuple(sorted(roll))
+        out.rolls[1] += 1
+    backs = [o for o in objects if o["tile"] == "back"]
+    back_rows = np.flatnonzero(dets.is_back)
+    out.back_boxes = len(back_rows)
+    out.backs[1] = len(backs)
+    out.backs[0] = sum(p is not None for _, p in greedy_pairs(
+        np.array([o["xyxy"] for o in backs], float).reshape(-1, 4), dets.xyxy[back_rows]))
+    for truth in manifest["game"]["seats"]:
+        if truth.get("revealed"):
+            continue
+        k = int(truth["seat"])
+        n = sum(1 for o in backs if o.get("seat") == k and o["role"] == "hand")
+        out.hidden[0] += table.seats[k].hidden == n and not table.seats[k].hand
+        out.hidden[1] += 1
+    return out
+
+
+def format_seat(hand: list[int], melds: list[tuple[int, ...]], flowers: list[int]) -> str:
+    """A seat's face-up tiles in the usual notation: ``hand [meld] [meld] +flowers``."""
+    from scoring.tiles import format_tiles
+
+    parts = [format_tiles(hand, sort=True) or "-"]
+    parts += [f"[{format_tiles(m, sort=True)}]" for m in melds]
+    if flowers:
+        parts.append("+" + format_tiles(flowers, sort=True))
+    return " ".join(parts)

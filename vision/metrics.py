@@ -173,27 +173,45 @@ class Evaluation:
         return (tp / npred if npred else float("nan"), tp / ngt if ngt else float("nan"))
 
 
-def confusion_pairs(pred: Detections, gt: Detections, iou: float = 0.5) -> Counter[tuple[str, str]]:
-    """(true, predicted) name pairs for mistakes: wrong class, ``missed`` or ``background``.
-
-    Class-agnostic greedy matching at ``iou``: each ground truth takes the unmatched prediction
-    that overlaps it most; a matched pair with different names is a confusion.
-    """
-    out: Counter[tuple[str, str]] = Counter()
-    used = np.zeros(len(pred.names), dtype=bool)
-    if len(gt.names) and len(pred.names):
-        ious = iou_matrix(gt.boxes, pred.boxes)
+def greedy_pairs(gt_boxes: np.ndarray, pred_boxes: np.ndarray, iou: float = 0.5
+                 ) -> list[tuple[int, int | None]]:
+    """Class-agnostic matching: each ground truth (best overlapping first) takes the unmatched
+    prediction that overlaps it most at ``iou`` or more; ``(gt, pred)`` pairs, ``pred`` None
+    for a ground truth left unmatched, in ground-truth order of matching."""
+    gt_boxes = np.asarray(gt_boxes, dtype=float).reshape(-1, 4)
+    pred_boxes = np.asarray(pred_boxes, dtype=float).reshape(-1, 4)
+    if not len(pred_boxes):
+        return [(g, None) for g in range(len(gt_boxes))]
+    out: list[tuple[int, int | None]] = []
+    used = np.zeros(len(pred_boxes), dtype=bool)
+    if len(gt_boxes):
+        ious = iou_matrix(gt_boxes, pred_boxes)
         for g in np.argsort(-ious.max(axis=1), kind="stable"):
             cand = np.where(~used & (ious[g] >= iou), ious[g], -1.0)
             p = int(np.argmax(cand))
             if cand[p] >= 0:
                 used[p] = True
-                if pred.names[p] != gt.names[g]:
-                    out[(gt.names[g], pred.names[p])] += 1
+                out.append((int(g), p))
             else:
-                out[(gt.names[g], "missed")] += 1
-    else:
-        out.update((n, "missed") for n in gt.names)
+                out.append((int(g), None))
+    return out
+
+
+def confusion_pairs(pred: Detections, gt: Detections, iou: float = 0.5) -> Counter[tuple[str, str]]:
+    """(true, predicted) name pairs for mistakes: wrong class, ``missed`` or ``background``.
+
+    Class-agnostic greedy matching at ``iou`` (:func:`greedy_pairs`); a matched pair with
+    different names is a confusion.
+    """
+    out: Counter[tuple[str, str]] = Counter()
+    used = np.zeros(len(pred.names), dtype=bool)
+    for g, p in greedy_pairs(gt.boxes, pred.boxes, iou):
+        if p is None:
+            out[(gt.names[g], "missed")] += 1
+            continue
+        used[p] = True
+        if pred.names[p] != gt.names[g]:
+            out[(gt.names[g], pred.names[p])] += 1
     out.update(("background", pred.names[p]) for p in np.flatnonzero(~used))
     return out
 

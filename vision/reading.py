@@ -118,10 +118,17 @@ class ImageReading:
                           for c in self.repair.changes]
         out["waits"] = {str(k): [{"tile": TILE_NAMES[t], "left": n} for t, n in v]
                         for k, v in self.waits.items()}
-        if self.dice is not None:
-            out["dice"] = self.dice.to_dict()
+        out["dice"] = self.dice.to_dict() if self.dice is not None else self._no_roll()
         out["notes"] = self.notes
         return out
+
+    def _no_roll(self) -> dict[str, Any]:
+        """The dice seen when they make no roll, so ``--details`` always says what it saw."""
+        faces = [int(f) for f in self.detections.face[self.detections.is_die]]
+        read = [f for f in faces if f]
+        n = len(faces)
+        return {"faces": read, "note": f"no roll read: {n} {'die' if n == 1 else 'dice'} "
+                                       f"seen, {len(read)} with a face read; a roll needs 2"}
 
 
 def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
@@ -138,7 +145,7 @@ def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
             if m.type != "concealed_kong" and m.from_seat is None:
                 notes.append(f"seat {s.seat} meld {i + 1}: claimed tile not seen; taken from "
                              f"seat {(s.seat + 3) % 4} (上家)")
-        concealed = format_tiles(s.hand)
+        concealed = format_tiles(s.hand, sort=True)  # the usual notation, not the row's order
         if s.hidden:
             concealed = ""
             notes.append(f"seat {s.seat}: {s.hidden} standing tiles seen from behind; hand "

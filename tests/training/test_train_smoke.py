@@ -19,7 +19,7 @@ pytest.importorskip("ultralytics", reason="needs the train extra (pip install 'm
 from fakes import fake_dataset  # noqa: E402
 
 from ui.cli import main  # noqa: E402
-from vision.evaluate import OnnxClassifier, OnnxDetector  # noqa: E402
+from vision.detector import OnnxModel, to_tensor  # noqa: E402
 from vision.training.prepare import CLASSIFIER_NAMES  # noqa: E402
 
 
@@ -41,8 +41,8 @@ def test_detector_trains_exports_and_matches_torch(prepared: Path) -> None:
                  "--project", str(project), "--name", "det"]) == 0
     onnx_path = prepared / "det.onnx"
     assert main(["export", str(project / "det"), "--out", str(onnx_path)]) == 0
-    det = OnnxDetector(onnx_path)
-    assert det.names == ["tile_face", "tile_back", "die"] and det.size == 64
+    det = OnnxModel(onnx_path)
+    assert det.names == ("tile_face", "tile_back", "die") and det.imgsz == (64, 64)
 
     from ultralytics import YOLO
 
@@ -50,16 +50,17 @@ def test_detector_trains_exports_and_matches_torch(prepared: Path) -> None:
     x = torch.rand(1, 3, 64, 64)
     with torch.no_grad():
         expected = model(x)[0].numpy()
-    got = det.session.run(None, {det.input: x.numpy()})[0]
+    got = det.run(x.numpy())
     np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-3)
     # a --dynamic export gives the same answers at its size and runs at another
     dyn_path = prepared / "det-dynamic.onnx"
     assert main(["export", str(project / "det"), "--out", str(dyn_path), "--dynamic"]) == 0
-    dyn = OnnxDetector(dyn_path, size=128)
-    assert dyn.size == 128
-    got = dyn.session.run(None, {dyn.input: x.numpy()})[0]
+    dyn = OnnxModel(dyn_path)
+    dyn.resize(128)
+    assert dyn.imgsz == (128, 128)
+    got = dyn.run(x.numpy())
     np.testing.assert_allclose(got, expected, rtol=1e-3, atol=1e-3)
-    assert dyn.session.run(None, {dyn.input: torch.rand(1, 3, 128, 128).numpy()})[0].shape[2] \
+    assert dyn.run(torch.rand(1, 3, 128, 128).numpy()).shape[2] \
         == 4 * got.shape[2]  # four times the anchors at twice the side
 
 
@@ -70,7 +71,7 @@ def test_classifier_trains_and_exports(prepared: Path) -> None:
                  "--project", str(project), "--name", "cls"]) == 0
     onnx_path = prepared / "cls.onnx"
     assert main(["export", str(project / "cls"), "--out", str(onnx_path)]) == 0
-    cls = OnnxClassifier(onnx_path)
+    cls = OnnxModel(onnx_path)
     assert sorted(cls.names) == sorted(CLASSIFIER_NAMES)
-    probs = cls.probs(np.zeros((3, 64, 64, 3), np.uint8))
+    probs = cls.run(to_tensor([np.zeros((64, 64, 3), np.uint8)]))  # batch 1: fixed or free
     np.testing.assert_allclose(probs.sum(1), 1.0, atol=1e-4)

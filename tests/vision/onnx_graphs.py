@@ -147,3 +147,19 @@ def manifest_boxes(manifest: dict, size: int = 640) -> list[tuple[tuple[float, .
                (y2 - y1) * r)
         out.append((box, cls, obj))
     return out
+
+
+def photo_scale_detector(path: Path, names: list[str]) -> Path:
+    """A dynamic 320 detector whose finds depend on the photo, for the automatic size choice.
+
+    Four large boxes (class 0, a close-up's tiles) at any input size; eight tiny ones (class 1,
+    whole-table tiles) and ten faint ones (class 2, score 0.05) only at 960. The tiny boxes lie
+    in the picture of a square photo but in the letterbox bars of a 1920x1080 one, as do the
+    large boxes at 960. So a 960x960 photo reads best at 960 (12 boxes at conf 0.25) and a
+    1920x1080 one at 320 (4 boxes; at 960 it would find none).
+    """
+    rows = [(40 + 70 * i, 160, 60, 80, 0, 0.8) for i in range(4)]
+    rows += [(100 + 20 * i, 20, 6, 8, 1, 0.8) for i in range(8)]
+    rows += [(100 + 20 * i, 480, 6, 8, 2, 0.05) for i in range(10)]
+    return fixed_detector(path, names, rows, size=320, dynamic=True, blind_below=960,
+                          seen_always=4)

@@ -42,6 +42,24 @@ def test_detect_json_line_per_image(models: Path, tmp_path: Path, capsys) -> Non
                                                                      "confidence", "face"}
 
 
+def test_detect_decides_each_photos_size(tmp_path: Path, capsys) -> None:
+    """Unrelated photos in one `detect`: a square close-up after a table photo is not read at
+    the table's size (the model finds 12 boxes in a square photo at 960, 4 in a 1080p one at
+    320; a stream that kept the first choice would find 0 in the 1080p one)."""
+    from onnx_graphs import photo_scale_detector
+
+    folder = tmp_path / "models"
+    folder.mkdir()
+    photo_scale_detector(folder / "detector.onnx", list(CLASS_NAMES))
+    square, wide = tmp_path / "square.png", tmp_path / "wide.png"
+    cv2.imwrite(str(square), np.zeros((960, 960, 3), np.uint8))
+    cv2.imwrite(str(wide), np.zeros((1080, 1920, 3), np.uint8))
+    argv = ["detect", "--json", "--models", str(folder), str(square), str(wide), str(square)]
+    assert main(argv) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [len(x["detections"]) for x in lines] == [12, 4, 12]
+
+
 def test_detect_conf_filters(models: Path, tmp_path: Path, capsys) -> None:
     img = tmp_path / "a.png"
     cv2.imwrite(str(img), np.zeros((640, 640, 3), np.uint8))

@@ -309,3 +309,59 @@ def test_automatic_size_tries_the_table_size_when_tiles_are_tiny(tmp_path: Path)
     assert Detector(fixed, read_dice=False).sizes == (320,)  # a fixed input: no choice
     with pytest.raises(ValueError, match="pixels or 'auto'"):
         Detector(big, imgsz="big")
+
+
+def test_stills_choose_their_size_each_a_stream_keeps_its_first(tmp_path: Path) -> None:
+    """Unrelated photos (``stills``) each decide between 320 and 960; the frames of one camera
+    keep the first frame's choice."""
+    from onnx_graphs import photo_scale_detector
+
+    path = photo_scale_detector(tmp_path / "d.onnx", list(CLASS_NAMES))
+    square, wide = np.zeros((960, 960, 3), np.uint8), np.zeros((1080, 1920, 3), np.uint8)
+    stills = Detector(path, read_dice=False, stills=True)
+    found = []
+    for image in (square, wide, square, wide):
+        found.append((len(stills.detect(image)), stills.size_used))
+    assert found == [(12, 960), (4, 320), (12, 960), (4, 320)]
+    assert stills.sizes == (320, 960) and not stills.reuse_crops
+    stream = Detector(path, read_dice=False)
+    assert [len(stream.detect(image)) for image in (square, wide)] == [12, 0]
+    assert stream.sizes == (960,)
+    other = Detector(path, read_dice=False)
+    assert [len(other.detect(image)) for image in (wide, square)] == [4, 4]
+    assert other.sizes == (320,)
+
+
+def test_low_threshold_chooses_the_size_the_operating_one_does(tmp_path: Path) -> None:
+    """Evaluation asks for faint boxes too; only boxes at the operating threshold decide the
+    size, else ten faint boxes seen only at 960 would move a 1080p photo to 960."""
+    from onnx_graphs import photo_scale_detector
+
+    path = photo_scale_detector(tmp_path / "d.onnx", list(CLASS_NAMES))
+    det = Detector(path, read_dice=False, stills=True)
+    wide = np.zeros((1080, 1920, 3), np.uint8)
+    assert len(det.detect(wide, conf=0.01)) == 4 and det.size_used == 320
+    square = np.zeros((960, 960, 3), np.uint8)
+    assert len(det.detect(square, conf=0.01)) == 22 and det.size_used == 960
+
+
+def test_grey_input_is_the_reference_models(tmp_path: Path) -> None:
+    """``grey``: the frame turned grey, its contrast stretched, padded with black."""
+    det = Detector(fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), [], size=64),
+                   read_dice=False, grey=True)
+    seen: list[np.ndarray] = []
+    run = det.det.session.run
+
+    def spy(names, feeds):  # type: ignore[no-untyped-def]
+        seen.append(feeds["images"])
+        return run(names, feeds)
+
+    det.det.session = type("Spy", (), {"run": staticmethod(spy)})()
+    image = np.zeros((64, 128, 3), np.uint8)
+    image[:, :64] = (10, 100, 200)
+    image[:, 64:] = (50, 60, 70)
+    det.detect(image)
+    x = seen[0][0]  # (3, 64, 64): the picture 32 rows high between 16-row bars
+    assert np.array_equal(x[0], x[1]) and np.array_equal(x[1], x[2])
+    assert x[:, :16].max() == 0 and x[:, 48:].max() == 0
+    assert x[0, 16:48].min() == 0.0 and x[0, 16:48].max() == 1.0

@@ -35,7 +35,11 @@ def test_read_a_showdown_photo(tmp_path: Path, capsys) -> None:
             str(models), "--bottom-seat", "0", "--dealer", str(manifest["game"]["dealer"])]
     assert main(argv) == 0
     out = capsys.readouterr()
-    record = parse_record(json.loads(out.out))
+    printed = json.loads(out.out)
+    # hands in the usual sorted notation, not in the order the tiles stand in the row
+    assert [s["concealed"] for s in printed["seats"]] == [
+        "1489m7p699sEP", "1236p8sSP", "789m11155789p345s", "26m23449p78sC"]
+    record = parse_record(printed)
     assert record.context.dice is not None
     assert sorted(record.context.dice) == sorted(manifest["dice"])
     for truth in manifest["game"]["seats"]:
@@ -46,6 +50,19 @@ def test_read_a_showdown_photo(tmp_path: Path, capsys) -> None:
         got = sorted((m.type, tuple(sorted(m.tiles)), m.from_seat) for m in seat.melds)
         assert got == want
         assert sorted(seat.flowers) == sorted(parse_tiles("".join(truth["flowers"])))
+
+
+def test_details_carry_the_dice_even_when_they_make_no_roll(tmp_path: Path, capsys) -> None:
+    manifest = json.loads((SAMPLES / "table_2.json").read_text())
+    argv = ["read", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--details"]
+    assert main([*argv, "--models", str(perfect_model(manifest, tmp_path / "both"))]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    assert sorted(dice["faces"]) == sorted(manifest["dice"]) and dice["total"] == 3
+    one = {**manifest, "objects": [o for o in manifest["objects"] if o["tile"] != "die"
+                                   or o["face"] != 2]}
+    assert main([*argv, "--models", str(perfect_model(one, tmp_path / "one"))]) == 0
+    assert json.loads(capsys.readouterr().out)["dice"] == {
+        "faces": [1], "note": "no roll read: 1 die seen, 1 with a face read; a roll needs 2"}
 
 
 def test_read_with_a_winner_who_does_not_hold_a_winning_hand_says_why(tmp_path: Path,

@@ -48,8 +48,9 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--conf must lie in 0..1, got {args.conf}")
     from vision.detector import load_detector
 
+    # unrelated photos: each decides its own input size (a video keeps one, see watch)
     detector = load_detector(args.models, conf=args.conf, threads=args.threads,
-                              imgsz=args.detect_size)
+                              imgsz=args.detect_size, stills=True)
     failed = 0
     for path in args.images:
         try:

@@ -1,4 +1,4 @@
-"""``mjtable eval``: score detectors and the two-stage pipeline on a labeled YOLO folder."""
+"""``mjtable eval``: score the shipped recognition on labeled photos or whole-table scenes."""
 
 from __future__ import annotations
 
@@ -8,23 +8,38 @@ from pathlib import Path
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "eval", help="mAP, precision/recall, exact tile multisets and confusions of ONNX models",
-        description="MODEL is a detector ONNX or DETECTOR+CLASSIFIER (the two-stage pipeline). "
-                    "Every model given, and the reference mahjong-detector ONNX with --reference, "
-                    "is scored on the same images of DIR (YOLO layout: images/, labels/, "
-                    "data.yaml names; without data.yaml the project's 43 classes).")
-    p.add_argument("models", nargs="+", metavar="MODEL")
-    p.add_argument("--data", type=Path, required=True, help="YOLO-format folder")
+        "eval", help="mAP, precision/recall, exact tile multisets and confusions of the models, "
+                     "or whole tables read against their manifests",
+        description="Each MODEL (default: the shipped models) is a models folder, as "
+                    "`detect --models` takes, or DETECTOR[+CLASSIFIER[+DICE]] ONNX files; it "
+                    "runs through the same Detector as `detect`, `read` and `watch`. With "
+                    "--data DIR (YOLO layout: images/, labels/, data.yaml names; without "
+                    "data.yaml the project's 43 classes) every model, and the reference "
+                    "mahjong-detector unless --no-reference, is scored on the same images. "
+                    "With --tables DIR every scene (manifests/NAME.json and its picture, the "
+                    "format of `dataset synth` and docs/datasets.md) is read as `mjtable read` "
+                    "reads it and compared with its manifest.")
+    p.add_argument("models", nargs="*", metavar="MODEL")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--data", type=Path, help="YOLO-format folder")
+    where.add_argument("--tables", type=Path, metavar="DIR",
+                       help="folder of table scenes with manifests")
+    p.add_argument("--ruleset", default="shandong",
+                   help="with --tables: the rules a winner's hand is read by, unless a manifest "
+                        "names its own (default shandong: any complete hand, as the generator "
+                        "deals its winners)")
     p.add_argument("--reference", type=Path,
                    help="the mahjong-detector model.onnx (default: the installed package's)")
     p.add_argument("--no-reference", action="store_true", help="skip the reference model")
     p.add_argument("--conf", type=float, default=0.25,
-                   help="operating threshold for precision/recall, multisets, confusions")
-    p.add_argument("--limit", type=int, help="only the first N images (sorted by name)")
-    p.add_argument("--threads", type=int, help="onnxruntime threads (default: all cores)")
+                   help="operating threshold for precision/recall, multisets, confusions and "
+                        "table reading, as `detect --conf` (default 0.25)")
+    p.add_argument("--limit", type=int, help="only N images or scenes, evenly spaced by name")
+    p.add_argument("--threads", type=int, help="onnxruntime threads (default 2, or "
+                   "$MJTABLE_THREADS)")
     p.add_argument("--imgsz", type=int,
-                   help="run our detectors at this input size (a --dynamic export; the "
-                        "reference keeps its own)")
+                   help="run our detectors at this input size instead of the automatic choice "
+                        "(a --dynamic export; the reference keeps its own)")
     p.add_argument("--brief", action="store_true", help="no per-class table")
     p.set_defaults(func=run)
 
@@ -42,22 +57,38 @@ def reference_model() -> Path | None:
 
 def run(args: argparse.Namespace) -> int:
     from ui.cli import CommandError
-    from vision.evaluate import evaluate, format_report, load_dataset, load_model
+    from vision.detector import default_models_dir
+    from vision.evaluate import (
+        evaluate,
+        evaluate_tables,
+        format_report,
+        format_tables,
+        load_dataset,
+        load_model,
+        load_scenes,
+    )
 
+    if not 0.0 <= args.conf <= 1.0:
+        raise CommandError(f"--conf must lie in 0..1, got {args.conf}")
+    specs = [(m, m, False) for m in args.models or [str(default_models_dir())]]
+    if args.tables is not None:
+        scenes = load_scenes(args.tables, args.limit)
+        print(f"{args.tables}: {len(scenes)} table scenes")
+        for spec, label, _ in specs:
+            detector = load_model(spec, args.threads, args.imgsz, args.conf)
+            score, seconds = evaluate_tables(detector, scenes, args.ruleset)
+            print(format_tables(score, label, seconds))
+        return 0
     data = load_dataset(args.data, args.limit)
-    specs = [(m, m) for m in args.models]
     if not args.no_reference:
         ref = args.reference or reference_model()
         if ref is None:
             raise CommandError("reference model not found: pip install --no-deps "
                                "mahjong-detector==0.0.6, pass --reference, or --no-reference")
-        specs.append((str(ref), f"reference mahjong-detector ({ref})"))
+        specs.append((str(ref), f"reference mahjong-detector ({ref})", True))
     print(f"{args.data}: {len(data)} images, {sum(len(d.gt.names) for d in data)} labeled objects")
-    for spec, label in specs:
-        size = args.imgsz if spec in args.models else None
-        try:
-            model = load_model(spec, args.threads, size)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-        print(format_report(evaluate(model, data, args.conf, label), per_class=not args.brief))
+    for spec, label, reference in specs:
+        size = None if reference else args.imgsz
+        detector = load_model(spec, args.threads, size, args.conf, grey=reference)
+        print(format_report(evaluate(detector, data, label), per_class=not args.brief))
     return 0

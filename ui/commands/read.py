@@ -42,8 +42,9 @@ def add_detect_size(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--detect-size", type=size, default="auto", metavar="PX",
                    help="detector input size: 'auto' (default: the model's size, or 960 when "
-                        "it finds only tiny tiles, as in a whole-table 1080p frame), or pixels, "
-                        "e.g. 960 for a whole table, 320 for a close-up; needs a --dynamic export")
+                        "it finds only tiny tiles, as in a whole-table 1080p frame; each photo "
+                        "decides for itself, a video once), or pixels, e.g. 960 for a whole "
+                        "table, 320 for a close-up; needs a --dynamic export")
 
 
 def calibration_of(args: argparse.Namespace) -> tuple[list[list[float]] | None, int]:
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"--{name.replace('_seat', '')} must be a seat 0..3, got {value}")
     corners, bottom_seat = calibration_of(args)
     image = load_image(args.image)
-    detector = load_detector(args.models, conf=args.conf, imgsz=args.detect_size)
+    detector = load_detector(args.models, conf=args.conf, imgsz=args.detect_size, stills=True)
     reading = read_image(image, detector, ruleset=args.ruleset, corners=corners,
                          bottom_seat=bottom_seat,
                          dealer=args.dealer, winner=args.winner, by=args.by,

@@ -40,7 +40,7 @@ def quantize_detector(model_path: Path, out: Path, images: list[Path], size: int
     )
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    from vision.evaluate import letterbox
+    from vision.detector import letterbox, to_tensor
 
     if not images:
         raise ValueError("quantization needs calibration images")
@@ -56,8 +56,7 @@ def quantize_detector(model_path: Path, out: Path, images: list[Path], size: int
             img = cv2.imread(str(path))
             if img is None:
                 raise ValueError(f"{path}: not a readable image")
-            boxed = letterbox(img, size)[0]
-            return {"images": boxed[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255}
+            return {"images": to_tensor([letterbox(img, (size, size))[0]])}
 
     pre = out.with_suffix(".pre.onnx")
     quant_pre_process(str(model_path), str(pre))

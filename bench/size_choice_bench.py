@@ -1,0 +1,61 @@
+"""The detector's automatic input size on unrelated photos: one choice for all, or one a photo.
+
+Run: ``python bench/size_choice_bench.py --data WORK/val [--prefix dice] [--first NAME]
+[--models DIR]``. The labeled photos of ``--data`` (a YOLO folder with die faces ``die1``..
+``die6``, as ``mjtable train prepare`` writes its held-back fold) whose names start with
+``--prefix`` are detected in name order, ``--first`` moved to the front, three ways: as frames
+of one camera (the first photo with enough boxes fixes the size, what ``detect`` did before each
+still chose), each photo choosing (``Detector(stills=True)``, what ``detect``, ``read`` and
+``eval`` do), and all at the exported size. Prints, for each, the dice found (a die box at IoU
+0.5 or more, one box each) and read right, and how many photos ran at the table size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.capture import load_image  # noqa: E402
+from vision.detector import TABLE_SIZE, load_detector  # noqa: E402
+from vision.evaluate import load_dataset  # noqa: E402
+from vision.metrics import greedy_pairs  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True, help="labeled YOLO folder")
+    parser.add_argument("--prefix", default="dice", help="only photos whose name starts so")
+    parser.add_argument("--first", help="the photo to detect first (a name in --data)")
+    parser.add_argument("--models", type=Path, help="models folder (default: the shipped one)")
+    args = parser.parse_args()
+    data = [d for d in load_dataset(args.data) if d.image.name.startswith(args.prefix)]
+    data.sort(key=lambda d: d.image.name != args.first)
+    policies = (("one camera (first photo fixes the size)", {}),
+                ("each photo chooses (stills)", {"stills": True}))
+    exported = load_detector(args.models, threads=1).candidates[0]
+    policies += ((f"all at {exported}", {"imgsz": exported, "stills": True}),)
+    print(f"{args.data}: {len(data)} photos named {args.prefix}*, first {data[0].image.name}")
+    for label, options in policies:
+        det = load_detector(args.models, threads=1, **options)
+        found = right = total = at_table = 0
+        for item in data:
+            dets = det.detect(load_image(item.image))
+            at_table += det.size_used == TABLE_SIZE
+            rows = np.flatnonzero(dets.is_die)
+            for g, p in greedy_pairs(item.gt.boxes, dets.xyxy[rows]):
+                total += 1
+                found += p is not None
+                right += p is not None and f"die{int(dets.face[rows[p]])}" == item.gt.names[g]
+        print(f"{label}: {total} dice, {found} found, {right} read right; "
+              f"{at_table} photos at {TABLE_SIZE}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""``mjtable eval`` runs what ``mjtable detect`` runs, and ``eval --tables`` reads scenes with
+known answers as ``mjtable read`` does (models built in the test from the scenes' manifests)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from onnx_graphs import MANIFEST_NAMES, fixed_detector, manifest_boxes, photo_scale_detector
+
+from scoring.tiles import CLASS_NAMES
+from ui.cli import main
+from vision.capture import load_image
+from vision.evaluate import evaluate, load_dataset, load_model, named
+
+SAMPLES = Path(__file__).resolve().parents[2] / "vision" / "samples"
+
+
+def test_eval_runs_what_detect_runs(tmp_path: Path, capsys) -> None:
+    """The same models folder, the same photos in the same order: eval's predictions at the
+    operating threshold are detect's output, box for box (the input size chosen per photo)."""
+    models = tmp_path / "models"
+    models.mkdir()
+    photo_scale_detector(models / "detector.onnx", list(CLASS_NAMES))
+    (tmp_path / "data" / "images").mkdir(parents=True)
+    (tmp_path / "data" / "labels").mkdir()
+    photos = []
+    for name, shape in (("a_square", (960, 960)), ("b_wide", (1080, 1920)),
+                        ("c_square", (960, 960))):
+        photos.append(tmp_path / "data" / "images" / f"{name}.png")
+        cv2.imwrite(str(photos[-1]), np.zeros((*shape, 3), np.uint8))
+        (tmp_path / "data" / "labels" / f"{name}.txt").write_text("")
+    assert main(["detect", "--json", "--models", str(models), *map(str, photos)]) == 0
+    shown = [json.loads(x)["detections"] for x in capsys.readouterr().out.splitlines()]
+    detector = load_model(models)
+    ours = []
+    for path in photos:
+        dets = detector.detect(load_image(path), conf=0.01)  # as evaluate() asks
+        ours.append(dets[dets.confidence >= detector.conf])  # the operating threshold
+    assert [d.to_json_list() for d in ours] == shown
+    assert [len(d) for d in shown] == [12, 4, 12]
+    report = evaluate(detector, load_dataset(tmp_path / "data"), label="same")
+    assert report.evaluation.images == 3
+    assert sum(report.evaluation.confusions.values()) == 28  # 12 + 4 + 12 on nothing labeled
+    assert named(ours[1], {"1m"}).names == ["1m"] * 4
+
+
+def perfect_models(manifest: dict, folder: Path) -> Path:
+    """A models folder whose detector reports the manifest's visible objects exactly."""
+    rows = [(*box, cls, 0.9) for box, cls, _ in manifest_boxes(manifest)]
+    folder.mkdir()
+    fixed_detector(folder / "detector.onnx", MANIFEST_NAMES, rows, n_anchors=len(rows) + 8)
+    return folder
+
+
+def relabeled(manifest: dict) -> dict:
+    """The same photo labeled with three known differences from what it shows: one of the
+    winner's 7m labeled 6m, one of seat 0's discards labeled seat 1's, the die showing 1
+    labeled 3."""
+    m = json.loads(json.dumps(manifest))
+    winner = m["game"]["to_play"]
+    seven = next(o for o in m["objects"] if o["seat"] == winner and o["role"] == "hand"
+                 and o["tile"] == "7m")
+    seven["tile"] = "6m"
+    truth = m["game"]["seats"][winner]
+    assert truth["concealed"] == "789m11155789p345s"
+    truth["concealed"] = "689m11155789p345s"
+    next(o for o in m["objects"] if o["seat"] == 0 and o["role"] == "discard")["seat"] = 1
+    next(o for o in m["objects"] if o["tile"] == "die" and o["face"] == 1)["face"] = 3
+    assert m["dice"] == [2, 1]
+    m["dice"] = [2, 3]
+    return m
+
+
+@pytest.fixture
+def tables(tmp_path: Path) -> tuple[Path, Path, int]:
+    """The generator's layout (manifests/, images/SPLIT/) holding table_2 twice: as labeled,
+    and relabeled with known differences; the models that read it perfectly; its face-up
+    tiles."""
+    manifest = json.loads((SAMPLES / "table_2.json").read_text())
+    folder = tmp_path / "tables"
+    (folder / "manifests").mkdir(parents=True)
+    (folder / "images" / "val").mkdir(parents=True)
+    for name, m in (("right", manifest), ("relabeled", relabeled(manifest))):
+        (folder / "manifests" / f"{name}.json").write_text(json.dumps({**m, "name": name}))
+        shutil.copy(SAMPLES / "table_2.jpg", folder / "images" / "val" / f"{name}.jpg")
+    faces = sum(1 for o in manifest["objects"]
+                if o.get("visible", 1.0) >= 0.5 and o["tile"] not in ("die", "back"))
+    return folder, perfect_models(manifest, tmp_path / "models"), faces
+
+
+def test_eval_tables_on_scenes_with_known_answers(tables, capsys) -> None:
+    from vision.evaluate import evaluate_tables, load_scenes
+
+    folder, models, faces = tables
+    scenes = load_scenes(folder)
+    assert [s.manifest["name"] for s in scenes] == ["relabeled", "right"]
+    score, _ = evaluate_tables(load_model(models), scenes)
+    assert score.scenes == 2
+    assert score.seats == [7, 8]  # every seat right in "right"; the winner's seat not in the other
+    assert score.winners == [1, 2]
+    assert score.tiles == [2 * faces - 2, 2 * faces] and score.wrong_seat == 1
+    assert score.missed == 0
+    assert score.confusions == {("6m", "7m"): 1}
+    assert score.dice == [3, 4] and score.rolls == [1, 2]
+    assert score.backs == [56, 56] and score.back_boxes == 56 and score.hidden == [0, 0]
+    assert main(["eval", str(models), "--tables", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "seats whose face-up tiles (hand, melds, flowers) are exactly right: 7/8 (87.5%)" in out
+    assert "winner's hand exactly right (recorded as the win): 1/2 (50.0%)" in out
+    assert f"{2 * faces - 2}/{2 * faces}" in out and "1 given to the wrong seat" in out
+    assert "top confusions (true -> read: count): 6m->7m: 1" in out
+    assert "relabeled winner seat 2: recorded a win by seat 2, " in out
+
+
+def test_labeled_photos_beside_their_manifests_are_scenes(tmp_path: Path, capsys) -> None:
+    from vision.evaluate import load_scenes
+
+    assert [s.image.name for s in load_scenes(SAMPLES)] == ["table_0.jpg", "table_1.jpg",
+                                                           "table_2.jpg"]
+    (tmp_path / "x.json").write_text('{"game": {"seats": []}, "objects": []}')
+    assert main(["eval", "--tables", str(tmp_path)]) == 2
+    assert "x.json: no picture x.jpg for this manifest" in capsys.readouterr().err
+    assert main(["eval", "--tables", str(tmp_path / "none")]) == 2
+    assert "none: no such folder" in capsys.readouterr().err
+
+
+def test_eval_tables_counts_backs_and_hidden_hands_apart(tmp_path: Path) -> None:
+    """A table in play (every hand standing hidden) read perfectly, and the same photo with one
+    standing tile of seat 1 left unlabeled: backs and hidden-hand counts are scored apart from
+    the face-up tiles."""
+    from vision.evaluate import evaluate_tables, load_scenes
+    from vision.manifest import winner_of
+
+    manifest = json.loads((SAMPLES / "table_0.json").read_text())
+    assert winner_of(manifest) is None and not any(s["revealed"] for s in
+                                                   manifest["game"]["seats"])
+    short = json.loads(json.dumps(manifest))
+    hidden = [o for o in short["objects"] if o["tile"] == "back" and o["role"] == "hand"
+              and o["seat"] == 1]
+    short["objects"].remove(hidden[0])
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for name, m in (("a_labeled", manifest), ("b_one_back_unlabeled", short)):
+        (folder / f"{name}.json").write_text(json.dumps(m))
+        shutil.copy(SAMPLES / "table_0.jpg", folder / f"{name}.jpg")
+    backs = sum(1 for o in manifest["objects"]
+                if o["tile"] == "back" and o.get("visible", 1.0) >= 0.5)
+    score, _ = evaluate_tables(load_model(perfect_models(manifest, tmp_path / "models")),
+                               load_scenes(folder))
+    assert score.hidden == [7, 8]  # seat 1 of the second scene shows one more than labeled
+    assert score.backs == [2 * backs - 1, 2 * backs - 1] and score.back_boxes == 2 * backs
+    assert score.seats == [8, 8] and score.winners == [0, 0] and score.wrong_seat == 0
+    assert score.tiles[0] == score.tiles[1] and not score.confusions
+
+
+
+def test_eval_tables_reads_a_saved_example(tmp_path: Path) -> None:
+    """A confirmed showdown saved by ``run --save-examples`` (``vision.examples``) is a scene
+    ``eval --tables`` scores: its winner from ``game.wins``, its rules from ``game.ruleset``,
+    unchecked boxes left out of the tile count."""
+    from vision.evaluate import evaluate_tables, load_scenes
+    from vision.examples import example_manifest, save_example
+    from vision.manifest import manifest_detections, winner_of
+    from vision.reading import calibrate, read_detections
+
+    truth = json.loads((SAMPLES / "table_2.json").read_text())
+    image = load_image(SAMPLES / "table_2.jpg")
+    dets = manifest_detections(truth)
+    reading = read_detections(dets, calibrate(image, None, 0, dets), ruleset="shandong",
+                              dealer=truth["game"]["dealer"])
+    found = reading.detections
+    confirmed = {r: int(found.class_id[r]) for r in range(len(found))
+                 if found.role[r] != "discard" and found.class_id[r] < 42}
+    manifest = example_manifest(found, reading.record, (image.shape[1], image.shape[0]),
+                                confirmed)
+    assert winner_of(manifest) == 2 and manifest["game"]["ruleset"] == "shandong"
+    save_example(tmp_path / "examples", image, manifest, name="showdown")
+    score, _ = evaluate_tables(load_model(perfect_models(truth, tmp_path / "models")),
+                               load_scenes(tmp_path / "examples"), ruleset="shanghai")
+    assert score.winners == [1, 1] and score.seats == [4, 4] and score.rolls == [1, 1]
+    checked = sum(1 for o in manifest["objects"] if o["checked"])
+    assert score.tiles == [checked, checked]  # discards unchecked: not counted
