@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from scoring.jsonlimits import load_json
 from scoring.match import schema
 from scoring.match.errors import BadEvent, EventRefused, StoreError, UnknownMatch
 from scoring.match.events import (
@@ -169,7 +170,7 @@ class MatchStore:
             FROM matches m ORDER BY m.id""").fetchall()
         out = []
         for mid, created, ruleset, title, body, count in rows:
-            players = tuple(json.loads(body).get("players", ())) if body else ()
+            players = tuple(load_json(body, error=StoreError).get("players", ())) if body else ()
             out.append(MatchSummary(mid, created, ruleset, title, players, count))
         return out
 
@@ -233,8 +234,8 @@ class MatchStore:
         out = []
         for seq, at, who, body, note in rows:
             try:
-                event = event_from_json(json.loads(body))
-            except (BadEvent, json.JSONDecodeError) as exc:
+                event = event_from_json(load_json(body, error=BadEvent))
+            except BadEvent as exc:
                 raise StoreError(f"{self.path}: match {match_id} event #{seq} is unreadable "
                                  f"({exc})") from None
             out.append(LoggedEvent(seq, event, at, who, note or ""))
@@ -297,11 +298,7 @@ class MatchStore:
         if isinstance(record, HandRecord):
             data = record.to_json()
         elif isinstance(record, str):
-            try:
-                data = json.loads(record)
-            except json.JSONDecodeError as exc:
-                raise BadEvent(f"the hand record is not valid JSON: {exc.msg} at line "
-                               f"{exc.lineno}") from None
+            data = load_json(record, "the hand record", BadEvent)
         else:
             data = record
         if not isinstance(data, Mapping):

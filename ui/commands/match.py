@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from scoring.jsonlimits import read_json_file
 from scoring.match import Match, MatchStore
+from ui.commands._numbers import MATCH_ID
 from ui.errors import CommandError
 
 
@@ -39,31 +41,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=run_list)
 
     q = msub.add_parser("show", help="totals, dealer, counters and every hand of a match")
-    q.add_argument("match", type=int)
+    q.add_argument("match", type=MATCH_ID)
     q.add_argument("--log", action="store_true", help="also print every logged event")
     q.add_argument("--json", action="store_true", help="print the export JSON instead")
     q.set_defaults(func=run_show)
 
     q = msub.add_parser("export", help="export a match as JSON (records + events) or CSV")
-    q.add_argument("match", type=int)
+    q.add_argument("match", type=MATCH_ID)
     q.add_argument("--format", choices=("json", "csv"), default="json")
     q.add_argument("-o", "--output", help="write to this file instead of stdout")
     q.set_defaults(func=run_export)
 
     q = msub.add_parser("replay", help="replay a match from its log and print it hand by hand")
-    q.add_argument("match", type=int)
+    q.add_argument("match", type=MATCH_ID)
     q.set_defaults(func=run_replay)
 
     q = msub.add_parser("add-hand", help="append a finished hand record (JSON; '-' = stdin)")
-    q.add_argument("match", type=int)
+    q.add_argument("match", type=MATCH_ID)
     q.add_argument("file")
     q.add_argument("--who", default="", help="who enters it")
     q.add_argument("--why", default="", help="a note kept with it")
     q.set_defaults(func=run_add_hand)
 
     q = msub.add_parser("amend", help="correct or strike a logged event (the original stays)")
-    q.add_argument("match", type=int)
-    q.add_argument("seq", type=int, help="the event's number in the log (see show --log)")
+    q.add_argument("match", type=MATCH_ID)
+    q.add_argument("seq", type=MATCH_ID, help="the event's number in the log (see show --log)")
     what = q.add_mutually_exclusive_group(required=True)
     what.add_argument("--event", metavar="FILE",
                       help="the corrected event (JSON; '-' = stdin); for a hand, a hand record")
@@ -76,7 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=run_amend)
 
     q = msub.add_parser("event", help="append one table event (JSON; '-' = stdin)")
-    q.add_argument("match", type=int)
+    q.add_argument("match", type=MATCH_ID)
     q.add_argument("file")
     q.add_argument("--who", default="")
     q.set_defaults(func=run_event)
@@ -94,12 +96,7 @@ def _store(args: argparse.Namespace, create: bool = False) -> MatchStore:
 
 
 def _read_json(path: str) -> Any:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column "
-                           f"{exc.colno}") from None
+    return read_json_file(path, CommandError)
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -275,8 +272,8 @@ def run_amend(args: argparse.Namespace) -> int:
         corrections = [(args.seq, _correction(store, args.match, args.seq, args.event))]
         for seq_text, path in args.also:
             try:
-                seq = int(seq_text)
-            except ValueError:
+                seq = int(MATCH_ID(seq_text))
+            except argparse.ArgumentTypeError:
                 raise CommandError(f"--also wants an event number, got {seq_text!r}") from None
             corrections.append((seq, _correction(store, args.match, seq,
                                                  None if path == "strike" else path)))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from scoring.errors import ScoringError
+from scoring.jsonlimits import read_json_file
 from scoring.record import HandRecord, Seat
 from scoring.tiles import parse_tiles
 from scoring.waiting import seat_waits
@@ -296,7 +296,7 @@ class MainWindow(QMainWindow):
 
     def load_hand_file(self, path: Path) -> None:
         try:
-            self.session.load(json.loads(path.read_text(encoding="utf-8")), source="file")
+            self.session.load(read_json_file(path), source="file")
         except (OSError, ValueError) as exc:
             self.statusBar().showMessage(f"{path.name}: {exc}", 10000)
 
