@@ -37,6 +37,29 @@ class CorruptImage(CaptureError):
     """One image that cannot be decoded."""
 
 
+class UnusableImage(CorruptImage):
+    """One image that decodes but that the models cannot read (a 1x2000 strip, no colour)."""
+
+
+MIN_SIDE = 16  # pixels: less holds no tile
+MAX_ASPECT = 8.0  # a table picture is at most a wide panorama, not a strip
+
+
+def check_image(image: np.ndarray, name: str) -> np.ndarray:
+    """``image`` if the pipeline can read it; :class:`UnusableImage` naming why otherwise.
+
+    One bad frame must not stop a batch or a stream: the callers report it and go on.
+    """
+    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        raise UnusableImage(f"{name}: not an 8-bit colour picture (shape {image.shape}, "
+                            f"{image.dtype})")
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_SIDE or max(h, w) > MAX_ASPECT * min(h, w):
+        raise UnusableImage(f"{name}: a {w}x{h} picture cannot show a table (each side at "
+                            f"least {MIN_SIDE} px, at most {MAX_ASPECT:g}:1)")
+    return image
+
+
 @dataclass(frozen=True)
 class Frame:
     """One picture and when it was taken.
@@ -73,7 +96,7 @@ def load_image(path: str | Path) -> np.ndarray:
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise CorruptImage(f"{p}: cannot decode the image (corrupt, truncated or not an image)")
-    return image
+    return check_image(image, str(p))
 
 
 # ---------------------------------------------------------------- sources
@@ -104,11 +127,20 @@ class VideoSource:
         else:
             self.name = f"stream {target}" if live else f"video {target}"
         self._cap: cv2.VideoCapture | None = None
+        #: seconds one open or read of a stream URL may block (FFmpeg's own default is 30 s
+        #: per step, which made a server that accepts and never answers take a minute)
+        self.timeout = 10.0
 
     def open(self) -> None:
         if not self.live and not Path(str(self.target)).is_file():
             raise FileNotFoundError(f"{self.target}: no such video file")
-        cap = cv2.VideoCapture(self.target)
+        if self.live and isinstance(self.target, str):
+            ms = max(1, round(self.timeout * 1000))
+            cap = cv2.VideoCapture(self.target, cv2.CAP_FFMPEG,
+                                   [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, ms,
+                                    cv2.CAP_PROP_READ_TIMEOUT_MSEC, ms])
+        else:
+            cap = cv2.VideoCapture(self.target)
         if not cap.isOpened():
             cap.release()
             what = "not connected or busy" if isinstance(self.target, int) else \
@@ -209,6 +241,7 @@ class Capture:
         self._realtime = realtime
         self._finished: BaseException | None = None
         self.frames_read = 0
+        self.frames_skipped = 0  # images or frames reported as ``skipped``
         self._thread = threading.Thread(target=self._run, name=f"capture {self.name}",
                                         daemon=True)
         self._thread.start()
@@ -266,6 +299,12 @@ class Capture:
             self._status.append(CaptureStatus(kind, message, time.time()))
             del self._status[:-100]  # a caller that never looks keeps only the latest
 
+    def skip(self, message: str) -> None:
+        """Count and report a frame that cannot be used (the source goes on)."""
+        with self._status_lock:
+            self.frames_skipped += 1
+        self._report("skipped", message)
+
     def _put(self, item: Frame | BaseException) -> None:
         final = isinstance(item, BaseException)
         while not self._stop.is_set():
@@ -296,14 +335,22 @@ class Capture:
             self.source.close()
 
     def _open_first(self) -> None:
+        deadline = time.monotonic() + self._reconnect_timeout
+        self._limit_open(deadline)
         try:
             self.source.open()
         except (OSError, cv2.error) as exc:
             if not self.source.live or self._reconnect_timeout <= 0:
                 raise CaptureError(str(exc)) if isinstance(exc, cv2.error) else exc from None
             self._report("lost", f"{self.name}: {exc}; retrying")
-            self._reconnect()
+            self._reconnect(deadline)
         self._report("opened", f"{self.name} opened")
+
+    def _limit_open(self, deadline: float) -> None:
+        """A stream's next open may block only until ``deadline`` (the stated timeout)."""
+        if isinstance(self.source, VideoSource):
+            left = deadline - time.monotonic()
+            self.source.timeout = max(0.5, left if self._reconnect_timeout > 0 else 10.0)
 
     def _loop(self) -> None:
         interval = self._frame_interval()
@@ -311,8 +358,10 @@ class Capture:
         while not self._stop.is_set():
             try:
                 got = self.source.read()
+                if got is not None:
+                    check_image(got[0], got[2] or f"{self.name} frame {self.frames_read}")
             except CorruptImage as exc:
-                self._report("skipped", str(exc))
+                self.skip(str(exc))
                 continue
             if got is None:
                 if not self.source.live:
@@ -339,12 +388,14 @@ class Capture:
         fps = cap.get(cv2.CAP_PROP_FPS) if cap is not None else 0.0
         return 1.0 / fps if fps and fps > 0 else 0.0
 
-    def _reconnect(self) -> None:
-        deadline = time.monotonic() + self._reconnect_timeout
+    def _reconnect(self, deadline: float | None = None) -> None:
+        if deadline is None:
+            deadline = time.monotonic() + self._reconnect_timeout
         attempts = 0
         last = ""
         while not self._stop.is_set():
             attempts += 1
+            self._limit_open(deadline)
             try:
                 self.source.open()
                 self._report("reconnected", f"{self.name} back after {attempts} attempt(s)")

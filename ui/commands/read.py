@@ -106,10 +106,6 @@ def run(args: argparse.Namespace) -> int:
     if args.ruleset not in known_rulesets():
         raise CommandError(f"unknown ruleset {args.ruleset!r}; known: "
                            f"{', '.join(known_rulesets())}")
-    for name in ("dealer", "winner", "from_seat"):
-        value = getattr(args, name)
-        if value is not None and not 0 <= value <= 3:
-            raise CommandError(f"--{name.replace('_seat', '')} must be a seat 0..3, got {value}")
     corners, bottom_seat = calibration_of(args)
     image = load_image(args.image)
     detector = load_detector(args.models, conf=args.conf, imgsz=args.detect_size)

@@ -70,4 +70,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"mjtable watch: {frames} frames in {elapsed:.1f} s "
                   f"({frames / max(elapsed, 1e-9):.1f} fps, {reused} unchanged frames reused)",
                   file=sys.stderr)
+        if pipe.frames_skipped:
+            print(f"mjtable watch: {pipe.frames_skipped} frame(s) skipped (see the 'skipped' "
+                  "lines)", file=sys.stderr)
     return 0

@@ -278,10 +278,15 @@ class MainWindow(QMainWindow):
         if kind == "failed":
             print(f"warning: the camera failed: {message}", file=sys.stderr)
         live = tr("camera_no_models") if getattr(self, "_no_models", "") else tr("camera_ok")
-        text = {"lost": tr("camera_lost"), "opened": live,
+        if kind == "skipped":  # the stream goes on; the count and last reason stay in view
+            self._skipped = getattr(self, "_skipped", 0) + 1
+            self._last_skip = message
+        text = {"lost": tr("camera_lost"), "opened": live, "skipped": live,
                 "reconnected": live, "no_models": tr("camera_no_models"),
-                "failed": tr("camera_failed"), "ended": tr("camera_replay"),
+                "failed": f"{tr('camera_failed')}: {message}", "ended": tr("camera_replay"),
                 }.get(kind, f"{tr('camera')}: {message}")
+        if getattr(self, "_skipped", 0):
+            text += f"; {tr('camera_skipped')}: {self._skipped} (last: {self._last_skip})"
         self.camera_status.setText(text)
         self.view.set_placeholder(text)
         self.camera_status.setToolTip(message if kind != "opened" or not getattr(
