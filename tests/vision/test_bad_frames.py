@@ -126,7 +126,7 @@ def test_a_stream_skips_unusable_frames(tmp_path: Path) -> None:
     assert [int(f.image[0, 0, 0]) for f in got] == [50, 60]
     assert cap.frames_skipped == 2
     kinds = [(s.kind, s.message) for s in cap.statuses()]
-    assert [m for k, m in kinds if k == "skipped"][0].startswith("camera 9 frame 1: a 2000x1")
+    assert next(m for k, m in kinds if k == "skipped").startswith("camera 9 frame 1: a 2000x1")
 
 
 def test_a_frame_that_fails_to_process_is_skipped(tmp_path: Path) -> None:
