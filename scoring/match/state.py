@@ -21,6 +21,7 @@ from scoring.match.events import (
     HandRecorded,
     MatchCreated,
     PlayerLeft,
+    SignOff,
     event_from_json,
 )
 from scoring.match.hand import COUNTERS, HandState, flower_points, score_record
@@ -134,6 +135,11 @@ class MatchState:
             raise EventRefused("the match already exists")
         if isinstance(event, Amendment):
             raise EventRefused("amendments are resolved by replay, not applied")
+        if isinstance(event, SignOff):
+            if event.target not in {h.seq for h in self.hands}:
+                raise EventRefused(f"event #{event.target} did not finish a hand: only a "
+                                   "finished hand is signed")
+            return self.clone()
         new = self.clone()
         if isinstance(event, HandRecorded):
             if self.hand is not None:
@@ -306,6 +312,9 @@ def _check_target(targets: dict[int, LoggedEvent], amend: Amendment) -> None:
         raise EventRefused(f"there is no event #{amend.target} to amend")
     if isinstance(target.event, Amendment):
         raise EventRefused("amend the original event, not an amendment")
+    if isinstance(target.event, SignOff):
+        raise EventRefused("a sign-off is not amended: the referee signs the corrected hand "
+                           "again")
     if amend.event is not None:
         try:
             new = event_from_json(amend.event)
