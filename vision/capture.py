@@ -10,6 +10,7 @@ frames; live sources keep only the newest frames so the picture never lags.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import threading
 import time
@@ -20,6 +21,12 @@ from typing import Protocol
 
 import cv2
 import numpy as np
+
+#: the largest picture decoded (8K is 33 MP): a damaged or hostile header claiming 30000x30000
+#: would otherwise make the decoder allocate and fill gigabytes. OpenCV reads the variable at
+#: its first decode, so setting it here (before any) is enough.
+MAX_PIXELS = 40_000_000
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 STREAM_PREFIXES = ("rtsp://", "rtsps://", "http://", "https://", "rtmp://", "udp://", "tcp://")
@@ -92,11 +99,20 @@ def load_image(path: str | Path) -> np.ndarray:
         raise FileNotFoundError(f"{p}: no such image file")
     if p.is_dir():
         raise IsADirectoryError(f"{p}: is a folder, not an image")
-    data = np.fromfile(str(p), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    return decode_image(np.fromfile(str(p), dtype=np.uint8), str(p))
+
+
+def decode_image(data: bytes | np.ndarray, name: str) -> np.ndarray:
+    """A BGR image from a file's bytes, checked by :func:`check_image`; :class:`CorruptImage`."""
+    buf = np.frombuffer(data, np.uint8) if isinstance(data, bytes | bytearray) else data
+    try:
+        image = cv2.imdecode(buf, cv2.IMREAD_COLOR) if buf.size else None
+    except cv2.error as exc:  # some damaged headers make a decoder assert instead of failing
+        raise CorruptImage(f"{name}: cannot decode the image ({exc.msg or exc})") from None
     if image is None:
-        raise CorruptImage(f"{p}: cannot decode the image (corrupt, truncated or not an image)")
-    return check_image(image, str(p))
+        raise CorruptImage(f"{name}: cannot decode the image (corrupt, truncated or not an "
+                           "image)")
+    return check_image(image, name)
 
 
 # ---------------------------------------------------------------- sources

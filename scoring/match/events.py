@@ -435,7 +435,7 @@ def event_from_json(data: Any) -> Event:
     if not isinstance(data, Mapping):
         raise BadEvent(f"an event is a JSON object, got {type(data).__name__}")
     kind = data.get("type")
-    cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise BadEvent(f"type: unknown event type {kind!r}; known: {', '.join(EVENT_TYPES)}")
     allowed = {f.name: f for f in fields(cls)}

@@ -9,7 +9,7 @@ from the hands they come from.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,6 +169,8 @@ class MatchState:
                                f"{data.get('ruleset')!r}")
         data["ruleset"] = self.ruleset
         options = data.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise EventRefused(f"options: must be an object, got {type(options).__name__}")
         if options:
             try:
                 mine = check_options(self.ruleset, self.options)
@@ -185,7 +187,10 @@ class MatchState:
         elif data["dealer"] != self.dealer:
             raise EventRefused(f"seat {self.dealer} deals this hand, the record says "
                                f"{data['dealer']!r}")
-        context = dict(data.get("context") or {})
+        context = data.get("context") or {}
+        if not isinstance(context, Mapping):
+            raise EventRefused(f"context: must be an object, got {type(context).__name__}")
+        context = dict(context)
         for key, value in self.counters.items():
             if key in context and context[key] != value:
                 raise EventRefused(f"context.{key} is {value} at this point of the match, "

@@ -146,3 +146,18 @@ def test_a_frame_that_fails_to_process_is_skipped(tmp_path: Path) -> None:
     skipped += [s.message for s in rest if s.kind == "skipped"]
     assert len(skipped) == 1 and "2.png: cannot be processed" in skipped[0]
     assert "inv_scale_x" in skipped[0]
+
+
+def test_a_header_claiming_a_huge_picture_is_refused_fast() -> None:
+    import struct
+    import zlib
+
+    from vision.capture import CorruptImage, decode_image
+
+    png = bytearray(cv2.imencode(".png", np.zeros((32, 32, 3), np.uint8))[1].tobytes())
+    png[16:24] = struct.pack(">II", 30_000, 30_000)  # IHDR width, height
+    png[29:33] = struct.pack(">I", zlib.crc32(bytes(png[12:29])))
+    t0 = time.perf_counter()
+    with pytest.raises(CorruptImage, match="cannot decode the image"):
+        decode_image(bytes(png), "bomb.png")
+    assert time.perf_counter() - t0 < 2
