@@ -7,6 +7,7 @@ A crash is any other exception (``RecursionError``, ``UnicodeDecodeError``, ``cv
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,10 +71,8 @@ def serial(data: bytes) -> None:
         for d in out:
             if d.frame is not None:
                 protocol.describe(d.frame)
-                try:
+                with contextlib.suppress(TableError, ValueError):
                     protocol.parse_event(d.frame)
-                except (TableError, ValueError):
-                    pass
 
 
 def image(data: bytes) -> None:
