@@ -103,6 +103,7 @@ def main() -> int:
     ap.add_argument("--target", action="append", choices=[t.name for t in TARGETS],
                     help="only these targets (default: all, in turn)")
     ap.add_argument("--show", type=int, default=5, help="crashes to print in full")
+    ap.add_argument("--save", type=Path, help="write each crashing or hanging input here")
     ap.add_argument("--decoder-noise", action="store_true",
                     help="keep libpng/libjpeg's complaints about broken images on stderr")
     args = ap.parse_args()
@@ -135,9 +136,15 @@ def main() -> int:
                 pass
             except Hang:
                 hangs[target.name] += 1
+                if args.save:
+                    args.save.mkdir(parents=True, exist_ok=True)
+                    (args.save / f"hang-{target.name}-{n}.bin").write_bytes(data)
                 print(f"HANG {target.name} (case {n}): {data[:200]!r}", flush=True)
             except Exception as exc:
                 crashes[f"{target.name}: {type(exc).__name__}"] += 1
+                if args.save:
+                    args.save.mkdir(parents=True, exist_ok=True)
+                    (args.save / f"crash-{target.name}-{n}.bin").write_bytes(data)
                 if shown < args.show:
                     shown += 1
                     where = traceback.extract_tb(exc.__traceback__)[-1]

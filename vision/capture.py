@@ -52,6 +52,23 @@ MIN_SIDE = 16  # pixels: less holds no tile
 MAX_ASPECT = 8.0  # a table picture is at most a wide panorama, not a strip
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _png_chunks_fit(data: bytes) -> bool:
+    """Does every PNG chunk's length fit in the file? OpenCV's reader allocates what a chunk
+    claims before reading it: a damaged length of 2**31 costs 2 GB and seconds."""
+    i = len(PNG_SIGNATURE)
+    while i + 8 <= len(data):
+        length = int.from_bytes(data[i:i + 4], "big")
+        if length > len(data) - i - 12:
+            return False
+        if data[i + 4:i + 8] == b"IEND":
+            return True
+        i += 12 + length
+    return True  # a file cut short fails in the decoder, cheaply
+
+
 def check_image(image: np.ndarray, name: str) -> np.ndarray:
     """``image`` if the pipeline can read it; :class:`UnusableImage` naming why otherwise.
 
@@ -105,6 +122,10 @@ def load_image(path: str | Path) -> np.ndarray:
 def decode_image(data: bytes | np.ndarray, name: str) -> np.ndarray:
     """A BGR image from a file's bytes, checked by :func:`check_image`; :class:`CorruptImage`."""
     buf = np.frombuffer(data, np.uint8) if isinstance(data, bytes | bytearray) else data
+    head = buf[:8].tobytes()
+    if head == PNG_SIGNATURE and not _png_chunks_fit(buf.tobytes()):
+        raise CorruptImage(f"{name}: cannot decode the image (a PNG chunk runs past the end of "
+                           "the file)")
     try:
         image = cv2.imdecode(buf, cv2.IMREAD_COLOR) if buf.size else None
     except cv2.error as exc:  # some damaged headers make a decoder assert instead of failing

@@ -161,3 +161,16 @@ def test_a_header_claiming_a_huge_picture_is_refused_fast() -> None:
     with pytest.raises(CorruptImage, match="cannot decode the image"):
         decode_image(bytes(png), "bomb.png")
     assert time.perf_counter() - t0 < 2
+
+
+def test_a_png_chunk_longer_than_the_file_is_refused_fast() -> None:
+    """Found by bench/fuzz.py: OpenCV allocated the 2 GB an IDAT length claimed."""
+    from vision.capture import CorruptImage, decode_image
+
+    png = bytearray(cv2.imencode(".png", np.zeros((32, 48, 3), np.uint8))[1].tobytes())
+    idat = png.index(b"IDAT") - 4
+    png[idat:idat + 4] = (2**31 + 270).to_bytes(4, "big")
+    t0 = time.perf_counter()
+    with pytest.raises(CorruptImage, match="runs past the end"):
+        decode_image(bytes(png), "long-chunk.png")
+    assert time.perf_counter() - t0 < 1
