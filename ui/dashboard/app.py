@@ -62,7 +62,7 @@ def build_window(opts: RunOptions):
         try:
             record = read_json_file(opts.hand)
         except (OSError, ValueError) as exc:
-            raise ValueError(f"cannot read the hand record {opts.hand}: {exc}") from None
+            raise ValueError(f"cannot read the hand record: {exc}") from None
         window.session.load(record, source="sample" if opts.hand == SAMPLE_HAND else "file")
     if opts.port != "none":
         window.table_bridge.connect_to(opts.port or "simulator")
