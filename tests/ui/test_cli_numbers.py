@@ -62,3 +62,11 @@ def test_number_accepts_its_range() -> None:
         with pytest.raises(argparse.ArgumentTypeError):
             seconds(text)
     assert number(int, 1)("7") == 7
+
+
+@pytest.mark.parametrize("value", ["nan", "1e999", "1" * 30, "-1", "10000001"])
+def test_option_numbers_are_bounded(value: str, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    rc = main(["match", "--db", str(tmp_path / "m.sqlite3"), "new", "--ruleset", "shandong",
+               "--players", "a", "b", "c", "d", "--option", f"base={value}"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and "options.base" in err

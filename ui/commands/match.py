@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scoring.jsonlimits import read_json_file
+from scoring.errors import RecordError
+from scoring.jsonlimits import load_json, read_json_file
 from scoring.match import Match, MatchStore
 from scoring.match.events import Amendment, SignOff
 from ui.commands._numbers import MATCH_ID
@@ -138,8 +139,8 @@ def _option(text: str) -> tuple[str, Any]:
     if not sep or not name:
         raise CommandError(f"--option wants NAME=VALUE, got {text!r}")
     try:
-        return name, json.loads(value)
-    except json.JSONDecodeError:
+        return name, load_json(value, f"--option {name}")
+    except RecordError:  # not JSON: the text itself (the ruleset says if a text is wanted)
         return name, value
 
 
