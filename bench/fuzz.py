@@ -115,6 +115,7 @@ def main() -> int:
     tried: Counter[str] = Counter()
     crashes: Counter[str] = Counter()
     hangs: Counter[str] = Counter()
+    accepted: Counter[str] = Counter()  # cases that passed every check (the rest: refused)
     slowest: dict[str, float] = {t.name: 0.0 for t in targets}
     shown = 0
 
@@ -132,6 +133,7 @@ def main() -> int:
             start = time.perf_counter()
             try:
                 target.run(data)
+                accepted[target.name] += 1
             except target.allowed:
                 pass
             except Hang:
@@ -160,8 +162,8 @@ def main() -> int:
     total = sum(tried.values())
     for name, count in sorted(tried.items()):
         crashed = sum(v for k, v in crashes.items() if k.startswith(name + ":"))
-        print(f"{name:<12} {count:>8} cases  {crashed:>4} crashes  {hangs[name]:>3} hangs  "
-              f"slowest case {slowest[name]:.3f} s")
+        print(f"{name:<12} {count:>8} cases ({accepted[name]:>6} accepted)  {crashed:>4} crashes"
+              f"  {hangs[name]:>3} hangs  slowest case {slowest[name]:.3f} s")
     for what, count in sorted(crashes.items()):
         print(f"  crash kind {what}: {count}")
     print(f"cases tried: {total}; crashes found: {sum(crashes.values())}; hangs (> {args.hang:g} "
