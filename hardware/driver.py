@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import math
 import queue
 import random
 import threading
@@ -82,8 +83,9 @@ class TableDriver:
                  frame_gap: float = 0.05, reconnect: bool = True,
                  backoff: tuple[float, float] = (0.1, 5.0), heartbeat_misses: int = 3,
                  audit: AuditLog | None = None, history: int = 1000) -> None:
-        if ack_timeout <= 0 or op_timeout <= 0 or poll_interval <= 0:
-            raise ValueError("timeouts and poll interval must be positive")
+        if not all(0 < t < math.inf for t in (ack_timeout, op_timeout, poll_interval)):
+            raise ValueError("timeouts and poll interval must be positive and finite, got "
+                             f"{ack_timeout}, {op_timeout}, {poll_interval}")
         if retries < 0:
             raise ValueError(f"retries must be 0 or more, got {retries}")
         self.url = url

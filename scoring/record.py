@@ -6,13 +6,13 @@ record that fails. Ruleset-specific prohibitions are checked by the ruleset's ow
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import RecordError, TileError
+from scoring.jsonlimits import load_json
 from scoring.tiles import (
     FLOWERS,
     TILE_NAMES,
@@ -232,14 +232,7 @@ def _flowers_for(form: Any, flowers: tuple[Tile, ...]) -> Any:
 
 def load_record(source: str | bytes | Mapping[str, Any]) -> HandRecord:
     """Parse JSON text or a decoded object into a validated :class:`HandRecord`."""
-    if isinstance(source, str | bytes):
-        try:
-            data = json.loads(source)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno} column "
-                              f"{exc.colno}") from None
-    else:
-        data = source
+    data = load_json(source) if isinstance(source, str | bytes) else source
     return parse_record(data)
 
 

@@ -13,6 +13,7 @@ import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from ui import commands
 from ui.errors import CommandError
@@ -20,8 +21,15 @@ from ui.errors import CommandError
 __all__ = ["CommandError", "build_parser", "main"]
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a bad option is one line (which option, what it wants), not the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="mjtable",
         description="Physical-table mahjong assistant: score hands, read tiles and dice, "
                     "drive automatic tables.")
@@ -36,7 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a bad option: its one line is printed already
+        if exc.code == 2:
+            return 2
+        raise
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

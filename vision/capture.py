@@ -10,6 +10,7 @@ frames; live sources keep only the newest frames so the picture never lags.
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import threading
 import time
@@ -20,6 +21,12 @@ from typing import Protocol
 
 import cv2
 import numpy as np
+
+#: the largest picture decoded (8K is 33 MP): a damaged or hostile header claiming 30000x30000
+#: would otherwise make the decoder allocate and fill gigabytes. OpenCV reads the variable at
+#: its first decode, so setting it here (before any) is enough.
+MAX_PIXELS = 40_000_000
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 STREAM_PREFIXES = ("rtsp://", "rtsps://", "http://", "https://", "rtmp://", "udp://", "tcp://")
@@ -35,6 +42,46 @@ class CaptureEnded(CaptureError):
 
 class CorruptImage(CaptureError):
     """One image that cannot be decoded."""
+
+
+class UnusableImage(CorruptImage):
+    """One image that decodes but that the models cannot read (a 1x2000 strip, no colour)."""
+
+
+MIN_SIDE = 16  # pixels: less holds no tile
+MAX_ASPECT = 8.0  # a table picture is at most a wide panorama, not a strip
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _png_chunks_fit(data: bytes) -> bool:
+    """Does every PNG chunk's length fit in the file? OpenCV's reader allocates what a chunk
+    claims before reading it: a damaged length of 2**31 costs 2 GB and seconds."""
+    i = len(PNG_SIGNATURE)
+    while i + 8 <= len(data):
+        length = int.from_bytes(data[i:i + 4], "big")
+        if length > len(data) - i - 12:
+            return False
+        if data[i + 4:i + 8] == b"IEND":
+            return True
+        i += 12 + length
+    return True  # a file cut short fails in the decoder, cheaply
+
+
+def check_image(image: np.ndarray, name: str) -> np.ndarray:
+    """``image`` if the pipeline can read it; :class:`UnusableImage` naming why otherwise.
+
+    One bad frame must not stop a batch or a stream: the callers report it and go on.
+    """
+    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        raise UnusableImage(f"{name}: not an 8-bit colour picture (shape {image.shape}, "
+                            f"{image.dtype})")
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_SIDE or max(h, w) > MAX_ASPECT * min(h, w):
+        raise UnusableImage(f"{name}: a {w}x{h} picture cannot show a table (each side at "
+                            f"least {MIN_SIDE} px, at most {MAX_ASPECT:g}:1)")
+    return image
 
 
 @dataclass(frozen=True)
@@ -69,11 +116,24 @@ def load_image(path: str | Path) -> np.ndarray:
         raise FileNotFoundError(f"{p}: no such image file")
     if p.is_dir():
         raise IsADirectoryError(f"{p}: is a folder, not an image")
-    data = np.fromfile(str(p), dtype=np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    return decode_image(np.fromfile(str(p), dtype=np.uint8), str(p))
+
+
+def decode_image(data: bytes | np.ndarray, name: str) -> np.ndarray:
+    """A BGR image from a file's bytes, checked by :func:`check_image`; :class:`CorruptImage`."""
+    buf = np.frombuffer(data, np.uint8) if isinstance(data, bytes | bytearray) else data
+    head = buf[:8].tobytes()
+    if head == PNG_SIGNATURE and not _png_chunks_fit(buf.tobytes()):
+        raise CorruptImage(f"{name}: cannot decode the image (a PNG chunk runs past the end of "
+                           "the file)")
+    try:
+        image = cv2.imdecode(buf, cv2.IMREAD_COLOR) if buf.size else None
+    except cv2.error as exc:  # some damaged headers make a decoder assert instead of failing
+        raise CorruptImage(f"{name}: cannot decode the image ({exc.msg or exc})") from None
     if image is None:
-        raise CorruptImage(f"{p}: cannot decode the image (corrupt, truncated or not an image)")
-    return image
+        raise CorruptImage(f"{name}: cannot decode the image (corrupt, truncated or not an "
+                           "image)")
+    return check_image(image, name)
 
 
 # ---------------------------------------------------------------- sources
@@ -104,11 +164,20 @@ class VideoSource:
         else:
             self.name = f"stream {target}" if live else f"video {target}"
         self._cap: cv2.VideoCapture | None = None
+        #: seconds one open or read of a stream URL may block (FFmpeg's own default is 30 s
+        #: per step, which made a server that accepts and never answers take a minute)
+        self.timeout = 10.0
 
     def open(self) -> None:
         if not self.live and not Path(str(self.target)).is_file():
             raise FileNotFoundError(f"{self.target}: no such video file")
-        cap = cv2.VideoCapture(self.target)
+        if self.live and isinstance(self.target, str):
+            ms = max(1, round(self.timeout * 1000))
+            cap = cv2.VideoCapture(self.target, cv2.CAP_FFMPEG,
+                                   [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, ms,
+                                    cv2.CAP_PROP_READ_TIMEOUT_MSEC, ms])
+        else:
+            cap = cv2.VideoCapture(self.target)
         if not cap.isOpened():
             cap.release()
             what = "not connected or busy" if isinstance(self.target, int) else \
@@ -209,6 +278,7 @@ class Capture:
         self._realtime = realtime
         self._finished: BaseException | None = None
         self.frames_read = 0
+        self.frames_skipped = 0  # images or frames reported as ``skipped``
         self._thread = threading.Thread(target=self._run, name=f"capture {self.name}",
                                         daemon=True)
         self._thread.start()
@@ -266,6 +336,12 @@ class Capture:
             self._status.append(CaptureStatus(kind, message, time.time()))
             del self._status[:-100]  # a caller that never looks keeps only the latest
 
+    def skip(self, message: str) -> None:
+        """Count and report a frame that cannot be used (the source goes on)."""
+        with self._status_lock:
+            self.frames_skipped += 1
+        self._report("skipped", message)
+
     def _put(self, item: Frame | BaseException) -> None:
         final = isinstance(item, BaseException)
         while not self._stop.is_set():
@@ -296,14 +372,22 @@ class Capture:
             self.source.close()
 
     def _open_first(self) -> None:
+        deadline = time.monotonic() + self._reconnect_timeout
+        self._limit_open(deadline)
         try:
             self.source.open()
         except (OSError, cv2.error) as exc:
             if not self.source.live or self._reconnect_timeout <= 0:
                 raise CaptureError(str(exc)) if isinstance(exc, cv2.error) else exc from None
             self._report("lost", f"{self.name}: {exc}; retrying")
-            self._reconnect()
+            self._reconnect(deadline)
         self._report("opened", f"{self.name} opened")
+
+    def _limit_open(self, deadline: float) -> None:
+        """A stream's next open may block only until ``deadline`` (the stated timeout)."""
+        if isinstance(self.source, VideoSource):
+            left = deadline - time.monotonic()
+            self.source.timeout = max(0.5, left if self._reconnect_timeout > 0 else 10.0)
 
     def _loop(self) -> None:
         interval = self._frame_interval()
@@ -311,8 +395,10 @@ class Capture:
         while not self._stop.is_set():
             try:
                 got = self.source.read()
+                if got is not None:
+                    check_image(got[0], got[2] or f"{self.name} frame {self.frames_read}")
             except CorruptImage as exc:
-                self._report("skipped", str(exc))
+                self.skip(str(exc))
                 continue
             if got is None:
                 if not self.source.live:
@@ -339,12 +425,14 @@ class Capture:
         fps = cap.get(cv2.CAP_PROP_FPS) if cap is not None else 0.0
         return 1.0 / fps if fps and fps > 0 else 0.0
 
-    def _reconnect(self) -> None:
-        deadline = time.monotonic() + self._reconnect_timeout
+    def _reconnect(self, deadline: float | None = None) -> None:
+        if deadline is None:
+            deadline = time.monotonic() + self._reconnect_timeout
         attempts = 0
         last = ""
         while not self._stop.is_set():
             attempts += 1
+            self._limit_open(deadline)
             try:
                 self.source.open()
                 self._report("reconnected", f"{self.name} back after {attempts} attempt(s)")

@@ -75,7 +75,7 @@ def letterbox(image: np.ndarray, size: tuple[int, int], fill: int = LETTERBOX_FI
     h, w = image.shape[:2]
     th, tw = size
     r = min(th / h, tw / w)
-    nw, nh = round(w * r), round(h * r)
+    nw, nh = max(1, round(w * r)), max(1, round(h * r))  # a 1x2000 strip keeps one row
     dw, dh = (tw - nw) / 2, (th - nh) / 2
     if (nw, nh) != (w, h):
         image = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_LINEAR)

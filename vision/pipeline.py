@@ -20,7 +20,15 @@ import cv2
 import numpy as np
 
 from scoring.tiles import TILE_NAMES
-from vision.capture import Capture, CaptureStatus, Frame, FrameSource, open_capture
+from vision.capture import (
+    Capture,
+    CaptureStatus,
+    CorruptImage,
+    Frame,
+    FrameSource,
+    check_image,
+    open_capture,
+)
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import TableCalibration, TableLayout, TableReading, read_table
@@ -126,9 +134,10 @@ class Pipeline:
         cap = self._open()
         try:
             for frame in cap:
-                result = self.process_frame(frame)
-                result.statuses = cap.statuses()
-                yield result
+                result = self._process_or_skip(cap, frame)
+                if result is not None:
+                    result.statuses = cap.statuses()
+                    yield result
         finally:
             cap.close()
 
@@ -140,9 +149,21 @@ class Pipeline:
         frame = cap.read(timeout=timeout)
         if frame is None:
             return None
-        result = self.process_frame(frame)
-        result.statuses = cap.statuses()
+        result = self._process_or_skip(cap, frame)
+        if result is not None:
+            result.statuses = cap.statuses()
         return result
+
+    def _process_or_skip(self, cap: Capture, frame: Frame) -> FrameResult | None:
+        """The frame's result, or ``None`` when it cannot be processed: then it is counted and
+        reported as ``skipped`` (with the reason) and the stream goes on."""
+        try:
+            return self.process_frame(frame)
+        except (CorruptImage, ValueError, cv2.error) as exc:
+            what = frame.name or f"frame {frame.index}"
+            reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+            cap.skip(f"{what}: cannot be processed ({reason})")
+            return None
 
     def statuses(self) -> list[CaptureStatus]:
         """Camera status changes not yet attached to a result."""
@@ -160,6 +181,11 @@ class Pipeline:
         if self._capture is not None:
             self._capture.close()
 
+    @property
+    def frames_skipped(self) -> int:
+        """Frames reported as ``skipped``: undecodable, unusable or failed to process."""
+        return self._capture.frames_skipped if self._capture is not None else 0
+
     def process(self, image: np.ndarray, index: int = 0,
                 timestamp: float | None = None) -> FrameResult:
         """One picture through the pipeline (for callers that have their own frames)."""
@@ -170,7 +196,7 @@ class Pipeline:
     def process_frame(self, frame: Frame) -> FrameResult:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        image = frame.image
+        image = check_image(frame.image, frame.name or f"frame {frame.index}")
         thumb = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), THUMB,
                            interpolation=cv2.INTER_AREA).astype(np.int16)
         prev, self._prev_thumb = self._prev_thumb, thumb

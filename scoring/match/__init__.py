@@ -23,13 +23,16 @@ Typical use::
 
 API:
 
-- :class:`MatchStore` — ``open(path=None, create=True, durable=True)``, ``new_match``,
-  ``list_matches``, ``load`` (a :class:`Match`), ``events`` (raw log), ``append_event``,
-  ``add_hand``, ``amend``, ``amend_many`` (corrections that only replay together),
-  ``replay`` (from scratch, no cache), ``export_json``, ``export_csv``, ``subscribe``, ``poll``.
+- :class:`MatchStore` — ``open(path=None, create=True, durable=True, readonly=False)``,
+  ``new_match``, ``list_matches``, ``load`` (a :class:`Match`), ``events`` (raw log),
+  ``append_event``, ``add_hand``, ``amend``, ``amend_many`` (corrections that only replay
+  together), ``replay`` (from scratch, no cache), ``sign`` (a referee's keyed sign-off of a
+  hand), ``verify`` (the hash chain and the sign-offs), ``export_json``, ``export_csv``,
+  ``subscribe``, ``poll``.
 - :class:`Match` — ``totals``, ``hands`` (:class:`HandResult`: ``record``, ``settlement``),
   ``dealer``, ``counters``, ``levels`` (Shandong), ``hand`` (the hand in play, a
-  :class:`HandState`), ``status``, ``amendments``, ``problem``.
+  :class:`HandState`), ``status``, ``amendments``, ``signoffs``, ``problem``, ``chain_break``
+  (where the log was changed outside mjtable, :mod:`scoring.match.chain`).
 - :mod:`scoring.match.events` — the event types and :func:`event_from_json`.
 - :class:`HandState` / :class:`MatchState` — the pure state machines behind it:
   ``apply(event)`` returns the next state or raises :class:`EventRefused` with the reason.

@@ -276,6 +276,30 @@ class Amendment(Event):
     event: dict[str, Any] | None = _f(_opt_mapping, None)  # noqa: RUF009 - _f is a checked field()
 
 
+def _hex(value: Any, where: str) -> str:
+    if not isinstance(value, str) or len(value) < 16 or any(c not in "0123456789abcdef"
+                                                             for c in value):
+        raise BadEvent(f"{where}: must be a lowercase hex digest, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class SignOff(Event):
+    """A referee signs hand ``target``: an HMAC, with a key kept outside the database, over the
+    log's hash chain as it stood (``head``). A chain rewritten before it no longer matches."""
+
+    type: ClassVar[str] = "signoff"
+    in_hand: ClassVar[bool] = False
+    target: int = _f(_count)
+    referee: str = _f(_text)
+    key: str = _f(_hex)  # the key's public id (scoring.match.chain.key_id)
+    head: str = _f(_hex)
+    mac: str = _f(_hex)
+
+    def describe(self) -> str:
+        return f"signoff(hand #{self.target} by {self.referee}, key {self.key})"
+
+
 @dataclass(frozen=True)
 class DiceRolled(Event):
     """A roll of two dice by ``seat`` (the dealer first; Liaoyang's second roller after)."""
@@ -425,9 +449,9 @@ class DrawGame(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (MatchCreated, HandRecorded, PlayerLeft, Amendment, DiceRolled, WallBroken,
-                IndicatorTurned, Dealt, Exchanged, Drew, FlowerSetAside, Discarded, Chowed,
-                Punged, Konged, Declared, Won, DrawGame)
+    for cls in (MatchCreated, HandRecorded, PlayerLeft, Amendment, SignOff, DiceRolled,
+                WallBroken, IndicatorTurned, Dealt, Exchanged, Drew, FlowerSetAside, Discarded,
+                Chowed, Punged, Konged, Declared, Won, DrawGame)
 }
 
 
@@ -436,7 +460,7 @@ def event_from_json(data: Any) -> Event:
     if not isinstance(data, Mapping):
         raise BadEvent(f"an event is a JSON object, got {type(data).__name__}")
     kind = data.get("type")
-    cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise BadEvent(f"type: unknown event type {kind!r}; known: {', '.join(EVENT_TYPES)}")
     allowed = {f.name: f for f in fields(cls)}

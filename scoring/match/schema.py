@@ -18,6 +18,10 @@ APPLICATION_ID = 0x4D4A544D  # "MJTM"
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+_NO_UPDATE = """CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'the match log is append-only: amend, do not edit'); END"""
+
+
 def _v1(db: sqlite3.Connection) -> None:
     db.execute("""CREATE TABLE matches (
         id INTEGER PRIMARY KEY,
@@ -37,14 +41,35 @@ def _v1(db: sqlite3.Connection) -> None:
 def _v2(db: sqlite3.Connection) -> None:
     """The log becomes append-only in the database itself; every event gets a free-text note."""
     db.execute("ALTER TABLE events ADD COLUMN note TEXT NOT NULL DEFAULT ''")
-    db.execute("""CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
-        BEGIN SELECT RAISE(ABORT, 'the match log is append-only: amend, do not edit'); END""")
+    db.execute(_NO_UPDATE)
     db.execute("""CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
         BEGIN SELECT RAISE(ABORT, 'the match log is append-only: amend, do not delete'); END""")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+def _v3(db: sqlite3.Connection) -> None:
+    """Every event carries a hash chained to the one before it (scoring.match.chain).
+
+    An existing log is chained as it stands at this migration: the chain shows changes made
+    after it, not before.
+    """
+    from scoring.match.chain import event_hash, genesis
+
+    db.execute("ALTER TABLE events ADD COLUMN hash TEXT NOT NULL DEFAULT ''")
+    db.execute("DROP TRIGGER events_append_only_update")
+    for match_id, created_at in db.execute("SELECT id, created_at FROM matches").fetchall():
+        previous = genesis(match_id, created_at)
+        for row in db.execute("SELECT seq, at, who, type, body, note FROM events "
+                              "WHERE match_id = ? ORDER BY seq", (match_id,)).fetchall():
+            previous = event_hash(previous, tuple(row))
+            db.execute("UPDATE events SET hash = ? WHERE match_id = ? AND seq = ?",
+                       (previous, match_id, row[0]))
+    db.execute(_NO_UPDATE)
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
 LATEST = len(MIGRATIONS)
+CHAINED = 3  # the first schema whose events carry the hash chain
+UNCHAINED_READABLE = 2  # the oldest schema a read-only store can read as it is
 
 
 def check_file(path: Path) -> bool:

@@ -9,7 +9,7 @@ from the hands they come from.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,7 @@ from scoring.match.events import (
     HandRecorded,
     MatchCreated,
     PlayerLeft,
+    SignOff,
     event_from_json,
 )
 from scoring.match.hand import COUNTERS, HandState, flower_points, score_record
@@ -134,6 +135,11 @@ class MatchState:
             raise EventRefused("the match already exists")
         if isinstance(event, Amendment):
             raise EventRefused("amendments are resolved by replay, not applied")
+        if isinstance(event, SignOff):
+            if event.target not in {h.seq for h in self.hands}:
+                raise EventRefused(f"event #{event.target} did not finish a hand: only a "
+                                   "finished hand is signed")
+            return self.clone()
         new = self.clone()
         if isinstance(event, HandRecorded):
             data = self._fill_record(event.record)
@@ -163,6 +169,8 @@ class MatchState:
                                f"{data.get('ruleset')!r}")
         data["ruleset"] = self.ruleset
         options = data.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise EventRefused(f"options: must be an object, got {type(options).__name__}")
         if options:
             try:
                 mine = check_options(self.ruleset, self.options)
@@ -179,7 +187,10 @@ class MatchState:
         elif data["dealer"] != self.dealer:
             raise EventRefused(f"seat {self.dealer} deals this hand, the record says "
                                f"{data['dealer']!r}")
-        context = dict(data.get("context") or {})
+        context = data.get("context") or {}
+        if not isinstance(context, Mapping):
+            raise EventRefused(f"context: must be an object, got {type(context).__name__}")
+        context = dict(context)
         for key, value in self.counters.items():
             if key in context and context[key] != value:
                 raise EventRefused(f"context.{key} is {value} at this point of the match, "
@@ -320,6 +331,9 @@ def _check_target(targets: dict[int, LoggedEvent], amend: Amendment) -> None:
         raise EventRefused(f"there is no event #{amend.target} to amend")
     if isinstance(target.event, Amendment):
         raise EventRefused("amend the original event, not an amendment")
+    if isinstance(target.event, SignOff):
+        raise EventRefused("a sign-off is not amended: the referee signs the corrected hand "
+                           "again")
     if amend.event is not None:
         try:
             new = event_from_json(amend.event)

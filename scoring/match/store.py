@@ -9,22 +9,26 @@ read a consistent snapshot while a writer works: WAL never makes them wait for e
 from __future__ import annotations
 
 import json
+import os
 import random
 import sqlite3
 import threading
+import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from scoring.match import schema
+from scoring.jsonlimits import load_json
+from scoring.match import chain, schema
 from scoring.match.errors import BadEvent, EventRefused, StoreError, UnknownMatch
 from scoring.match.events import (
     Amendment,
     Event,
     HandRecorded,
     MatchCreated,
+    SignOff,
     event_from_json,
 )
 from scoring.match.state import (
@@ -74,6 +78,8 @@ class Match:
     log: tuple[LoggedEvent, ...]
     state: MatchState
     problem: EventRefused | None = None
+    #: where the hash chain stops matching the stored events (an edit outside mjtable)
+    chain_break: chain.ChainBreak | None = None
 
     ruleset = property(lambda self: self.state.ruleset)
     options = property(lambda self: self.state.options)
@@ -92,6 +98,10 @@ class Match:
         return [row for row in self.log if isinstance(row.event, Amendment)]
 
     @property
+    def signoffs(self) -> list[LoggedEvent]:
+        return [row for row in self.log if isinstance(row.event, SignOff)]
+
+    @property
     def last_seq(self) -> int:
         return self.log[-1].seq if self.log else 0
 
@@ -106,22 +116,31 @@ class MatchStore:
         self._listeners: list[Listener] = []
         self._seen: dict[int, int] = {}  # match id -> last seq announced to listeners
         self._cache: dict[int, Match] = {}
+        self.readonly = False
+        self.chained = True  # False: an older log read where it cannot be upgraded
 
     # ------------------------------------------------------------ opening
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, create: bool = True,
-             durable: bool = True) -> MatchStore:
+             durable: bool = True, readonly: bool = False) -> MatchStore:
         """Open (or create) the database; :class:`StoreError` for a file that is not ours.
 
         ``durable=False`` lets SQLite skip the disk flush of each commit (``synchronous=NORMAL``):
         a killed process still loses nothing, a power cut may lose the last events. Only for
         scratch databases (tests, simulations); a referee's log keeps the default.
+        ``readonly=True`` (what reading commands use) writes nothing, so a log on a read-only
+        disk or a copy handed to an auditor can be shown, replayed and verified.
         """
         p = Path(path) if path is not None else default_path()
+        if readonly:
+            return cls._open_readonly(p)
         new = schema.check_file(p)
         if new and not create:
             raise StoreError(f"{p}: no match database here")
+        if not new and not (os.access(p, os.W_OK) and os.access(p.parent, os.W_OK)):
+            raise StoreError(f"{p}: cannot be written here (a read-only disk or no "
+                             "permission); show, list, replay, export and verify still read it")
         if new:
             p.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -148,6 +167,47 @@ class MatchStore:
         store._seen = store._heads()
         return store
 
+    @classmethod
+    def _open_readonly(cls, p: Path) -> MatchStore:
+        if schema.check_file(p):
+            raise StoreError(f"{p}: no match database here")
+        wal = p.with_name(p.name + "-wal")
+        # a read-only disk cannot hold SQLite's shared-memory file: then the database is read
+        # as immutable, which is right only when no write-ahead log is waiting to be applied
+        fallback = not (wal.exists() and wal.stat().st_size)
+        queries = ["mode=ro", "mode=ro&immutable=1"] if fallback else ["mode=ro"]
+        while True:
+            query = queries.pop(0)
+            uri = f"file:{urllib.parse.quote(str(p.resolve()))}?{query}"
+            db = None
+            try:
+                db = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None,
+                                     check_same_thread=False)
+                version = schema.inspect(db, p)
+                break
+            except (sqlite3.Error, StoreError) as exc:
+                if db is not None:
+                    db.close()
+                if not (queries and "unable to open" in str(exc)):
+                    if isinstance(exc, StoreError):
+                        raise
+                    raise StoreError(f"{p}: cannot open read-only ({exc})") from None
+        writable = os.access(p, os.W_OK) and os.access(p.parent, os.W_OK)
+        if version < schema.LATEST and writable:
+            db.close()
+            cls.open(p, create=False).close()  # the upgrade a write would make anyway
+            return cls._open_readonly(p)
+        if version < schema.UNCHAINED_READABLE:
+            db.close()
+            raise StoreError(f"{p}: schema {version} is too old to read without upgrading it, "
+                             "and the file cannot be written; open it once where it can be")
+        db.execute("PRAGMA query_only = ON")
+        store = cls(p, db)
+        store.readonly = True
+        store.chained = version >= schema.CHAINED
+        store._seen = store._heads()
+        return store
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
@@ -169,7 +229,7 @@ class MatchStore:
             FROM matches m ORDER BY m.id""").fetchall()
         out = []
         for mid, created, ruleset, title, body, count in rows:
-            players = tuple(json.loads(body).get("players", ())) if body else ()
+            players = tuple(load_json(body, error=StoreError).get("players", ())) if body else ()
             out.append(MatchSummary(mid, created, ruleset, title, players, count))
         return out
 
@@ -200,9 +260,11 @@ class MatchStore:
             raise UnknownMatch(f"no match {match_id} in {self.path}")
         created = self._db.execute("SELECT created_at FROM matches WHERE id = ?",
                                    (match_id,)).fetchone()[0]
+        broken = (chain.check_chain(match_id, created, self._chain_rows(self._db, match_id))
+                  if self.chained else None)
         try:
             state = replay(log)
-            return Match(match_id, created, tuple(log), state)
+            return Match(match_id, created, tuple(log), state, chain_break=broken)
         except EventRefused as exc:
             # the state up to the event that no longer replays, so the referee can fix it
             good = [row for row in log if exc.seq is None or row.seq < exc.seq
@@ -211,7 +273,16 @@ class MatchStore:
                 state = replay(good)
             except EventRefused:
                 raise exc from None
-            return Match(match_id, created, tuple(log), state, exc)
+            return Match(match_id, created, tuple(log), state, exc, broken)
+
+    def _chain_rows(self, db: sqlite3.Connection, match_id: int) -> list[chain.Row]:
+        if not self.chained:
+            raise StoreError(f"{self.path}: written before the hash chain (schema "
+                             f"{schema.CHAINED - 1}); open it once where it can be written "
+                             "to chain it")
+        return [chain.Row(*r) for r in db.execute(
+            "SELECT seq, at, who, type, body, note, hash FROM events WHERE match_id = ? "
+            "ORDER BY seq", (match_id,))]
 
     @staticmethod
     def _head(db: sqlite3.Connection, match_id: int) -> int:
@@ -233,8 +304,8 @@ class MatchStore:
         out = []
         for seq, at, who, body, note in rows:
             try:
-                event = event_from_json(json.loads(body))
-            except (BadEvent, json.JSONDecodeError) as exc:
+                event = event_from_json(load_json(body, error=BadEvent))
+            except BadEvent as exc:
                 raise StoreError(f"{self.path}: match {match_id} event #{seq} is unreadable "
                                  f"({exc})") from None
             out.append(LoggedEvent(seq, event, at, who, note or ""))
@@ -286,7 +357,8 @@ class MatchStore:
                 row = self._insert(db, match_id, seq, event, who, note)
             if state is not None:  # the next state is known: no need to replay
                 created = self._cache[match_id].created_at
-                self._cache[match_id] = Match(match_id, created, (*log, row), state)
+                self._cache[match_id] = Match(match_id, created, (*log, row), state,
+                                              chain_break=self._cache[match_id].chain_break)
         self._announce()
         return self.load(match_id)
 
@@ -297,11 +369,7 @@ class MatchStore:
         if isinstance(record, HandRecord):
             data = record.to_json()
         elif isinstance(record, str):
-            try:
-                data = json.loads(record)
-            except json.JSONDecodeError as exc:
-                raise BadEvent(f"the hand record is not valid JSON: {exc.msg} at line "
-                               f"{exc.lineno}") from None
+            data = load_json(record, "the hand record", BadEvent)
         else:
             data = record
         if not isinstance(data, Mapping):
@@ -350,15 +418,72 @@ class MatchStore:
 
     def _insert(self, db: sqlite3.Connection, match_id: int, seq: int, event: Event,
                 who: str, note: str) -> LoggedEvent:
+        """Write one event chained to the one before it (never dated before it)."""
         at = _now()
-        db.execute("INSERT INTO events (match_id, seq, at, who, type, body, note) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (match_id, seq, at, who, event.type,
-                    json.dumps(event.to_json(), ensure_ascii=False, sort_keys=True), note))
+        last = db.execute("SELECT hash, at FROM events WHERE match_id = ? AND seq = ?",
+                          (match_id, seq - 1)).fetchone()
+        if last is None:
+            created = db.execute("SELECT created_at FROM matches WHERE id = ?",
+                                 (match_id,)).fetchone()[0]
+            previous = chain.genesis(match_id, created)
+        else:
+            previous, at = last[0], max(at, last[1])  # a clock stepping back keeps the order
+        body = json.dumps(event.to_json(), ensure_ascii=False, sort_keys=True)
+        digest = chain.event_hash(previous, (seq, at, who, event.type, body, note))
+        db.execute("INSERT INTO events (match_id, seq, at, who, type, body, note, hash) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   (match_id, seq, at, who, event.type, body, note, digest))
         return LoggedEvent(seq, event, at, who, note)
 
     def _write(self) -> _Transaction:
+        if self.readonly:
+            raise StoreError(f"{self.path}: opened read-only; nothing can be written")
         return _Transaction(self._db)
+
+    # ------------------------------------------------------------ sign-offs
+
+    def sign(self, match_id: int, target: int, key: bytes, referee: str) -> Match:
+        """The referee's sign-off of hand event ``target``: an HMAC over the chain so far.
+
+        ``key`` comes from a file outside this database (:func:`chain.read_key`), so whoever
+        can write the database cannot sign, nor rewrite the log under a signed hand unseen.
+        """
+        with self._lock:
+            with self._write() as db:
+                log = self._read_log(db, match_id)
+                seq = log[-1].seq + 1
+                head = self._chain_rows(db, match_id)[-1].hash
+                draft = SignOff(target=target, referee=referee.strip() or "?",
+                                key=chain.key_id(key), head=head,
+                                mac=chain.signoff_mac(key, match_id, target,
+                                                      referee.strip() or "?", head))
+                event = event_from_json(draft.to_json())
+                self._state_for(match_id, log).apply(event, seq)
+                self._insert(db, match_id, seq, event, referee, "")
+            self._cache.pop(match_id, None)
+        self._announce()
+        return self.load(match_id)
+
+    def verify(self, match_id: int, key: bytes | None = None) -> chain.Verification:
+        """Check the whole chain and every sign-off (against ``key`` when given)."""
+        with self._lock:
+            created = self._db.execute("SELECT created_at FROM matches WHERE id = ?",
+                                       (match_id,)).fetchone()
+            if created is None:
+                raise UnknownMatch(f"no match {match_id} in {self.path}")
+            rows = self._chain_rows(self._db, match_id)
+        broken = chain.check_chain(match_id, created[0], rows)
+        signoffs = []
+        for row in rows:
+            if row.type == SignOff.type:
+                try:
+                    s = event_from_json(load_json(row.body, error=BadEvent))
+                except BadEvent:
+                    continue  # an unreadable body already breaks the chain or the replay
+                assert isinstance(s, SignOff)
+                signoffs.append((row.seq, s.target, s.referee, s.key, s.head, s.mac))
+        total, checked, bad = chain.check_signoffs(match_id, created[0], rows, signoffs, key)
+        return chain.Verification(len(rows), broken, total, checked, bad)
 
     # ------------------------------------------------------------ exports
 

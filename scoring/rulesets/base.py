@@ -36,6 +36,8 @@ class OptionSpec:
     doc: str
     choices: tuple[Any, ...] | None = None  # None: any value of the default's type
     kind: type | None = None  # the values' type when the default is None (a derived default)
+    #: the largest number accepted: a house rule beyond it is a typo, and payments stay exact
+    maximum: int = 1_000_000
 
     def check(self, value: Any, where: str) -> Any:
         if self.choices is not None:
@@ -56,8 +58,16 @@ class OptionSpec:
             ok = isinstance(value, kind)
         if not ok:
             raise RecordError(f"must be a {kind.__name__} like the default {self.default!r}, "
-                              f"got {value!r}", where)
+                              f"got {_short(value)}", where)
+        if kind in (int, float) and not value <= self.maximum:  # also refuses NaN
+            raise RecordError(f"must be at most {self.maximum}, got {_short(value)}", where)
         return value
+
+
+def _short(value: Any) -> str:
+    """``repr`` cut to a readable length (a 5,000-digit number is not shown whole)."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**30 else "a huge number"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def resolve_options(specs: tuple[OptionSpec, ...], overrides: Mapping[str, Any]) -> dict[str, Any]:

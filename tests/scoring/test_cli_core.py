@@ -50,7 +50,7 @@ def test_score_reads_stdin() -> None:
     proc = subprocess.run([sys.executable, "-m", "ui.cli", "score", "-"], input="{",
                           capture_output=True, text=True, cwd=ROOT, check=False)
     assert proc.returncode == 2
-    assert proc.stderr.strip() == "mjtable score: not valid JSON: Expecting property name " \
+    assert proc.stderr.strip() == "mjtable score: stdin: not valid JSON: Expecting property name " \
                                   "enclosed in double quotes at line 1 column 2"
 
 

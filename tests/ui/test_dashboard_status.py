@@ -32,10 +32,43 @@ def test_a_camera_that_cannot_open_is_a_status_not_a_dialog(window: MainWindow, 
                           detector=object())
     window.attach_camera(worker)
     worker.start()
-    qtbot.waitUntil(lambda: window.camera_status.text() == i18n.tr("camera_failed"),
+    qtbot.waitUntil(lambda: window.camera_status.text().startswith(i18n.tr("camera_failed")),
                     timeout=10000)
+    assert "no-such-video" in window.camera_status.text()  # the reason, not just "failed"
     assert "no-such-video" in window.camera_status.toolTip()
     assert QApplication.activeModalWidget() is None
+
+
+def test_a_frame_the_camera_cannot_use_is_shown_and_skipped(window: MainWindow, qtbot,
+                                                            tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+    from onnx_graphs import fixed_detector
+
+    from scoring.tiles import CLASS_NAMES
+    from vision.detector import load_detector
+
+    models = tmp_path / "models"
+    models.mkdir()
+    fixed_detector(models / "detector.onnx", [*CLASS_NAMES[:42], "die"],
+                   [(320, 320, 100, 50, 13, 0.9)])
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), np.full((480, 640, 3), 40, np.uint8))
+    cv2.imwrite(str(frames / "1.png"), np.zeros((1, 2000, 3), np.uint8))
+    cv2.imwrite(str(frames / "2.png"), np.full((480, 640, 3), 90, np.uint8))
+    worker = CameraWorker(str(frames), loop=False, parent=window,
+                          detector=load_detector(models))
+    seen: list[tuple[str, str]] = []
+    worker.status.connect(lambda kind, message: seen.append((kind, message)))
+    window.attach_camera(worker)
+    worker.start()
+    qtbot.waitUntil(lambda: worker.isFinished(), timeout=20000)
+    qtbot.waitUntil(lambda: any(k == "skipped" for k, _ in seen), timeout=5000)
+    assert worker.frames_done == 2  # the frame after the bad one was read too
+    assert "failed" not in [k for k, _ in seen]
+    text = window.camera_status.text()
+    assert f"{i18n.tr('camera_skipped')}: 1 (last: " in text and "a 2000x1 picture" in text
 
 
 def test_a_table_fault_is_a_status_not_a_dialog(window: MainWindow, qtbot) -> None:

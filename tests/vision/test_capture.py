@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def test_iteration_stops_at_the_end(tmp_path: Path) -> None:
 
 def test_folder_skips_a_corrupt_image_and_says_so(tmp_path: Path) -> None:
     for i in range(3):
-        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((8, 8, 3), i, np.uint8))
+        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((16, 16, 3), i, np.uint8))
     (tmp_path / "1b.jpg").write_bytes(b"\xff\xd8\xff garbage")
     with open_capture(tmp_path) as cap:
         frames = _drain(cap)
@@ -120,7 +121,7 @@ class FlakyCamera:
         if self.sent >= limit:
             return None  # the device stops giving frames
         self.sent += 1
-        return np.full((4, 4, 3), self.sent, np.uint8), None, ""
+        return np.full((16, 16, 3), self.sent, np.uint8), None, ""
 
     def close(self) -> None:
         self.is_open = False
@@ -234,3 +235,33 @@ def test_http_camera_stream_drops_out_reconnects_then_vanishes() -> None:
         server.server.server_close()
     assert kinds[0] == "opened" and "lost" in kinds and "reconnected" in kinds
     assert kinds[-1] == "failed"
+
+
+def test_a_stream_server_that_never_answers_honours_the_timeout() -> None:
+    """It accepts the connection and says nothing: FFmpeg alone would wait 30 s per step."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                held.append(listener.accept()[0])
+
+    threading.Thread(target=accept, daemon=True).start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/x.mjpg"
+    t0 = time.monotonic()
+    try:
+        with open_capture(url, reconnect_timeout=1.5, retry_interval=0.1) as cap, \
+                pytest.raises(CaptureError, match=r"did not come back within 1\.5 s"):
+            while time.monotonic() - t0 < 30:
+                cap.read(timeout=0.2)
+        assert time.monotonic() - t0 < 5
+    finally:
+        listener.close()
+        for conn in held:
+            conn.close()

@@ -68,7 +68,7 @@ def test_detect_conf_filters(models: Path, tmp_path: Path, capsys) -> None:
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["detect", "--conf", "2", "x.png"], "--conf must lie in 0..1"),
+    (["detect", "--conf", "2", "x.png"], "argument --conf: expected a finite number 0..1"),
     (["detect", "MISSING.png"], "MISSING.png: no such image file"),
     (["read", "x.png", "--ruleset", "nowhere"], "unknown ruleset 'nowhere'"),
     (["watch", "MISSING.mp4"], "no such file, folder or camera"),

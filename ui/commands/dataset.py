@@ -6,6 +6,8 @@ import argparse
 import os
 from pathlib import Path
 
+from ui.commands._numbers import PIXELS, SEED, THREADS, number
+
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 
 
@@ -21,8 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.add_argument("--src", type=Path, default=None,
                      help="the set's folder (default: ../shared/datasets/NAME)")
     imp.add_argument("--out", type=Path, required=True, help="dataset folder to write")
-    imp.add_argument("--val", type=float, default=0.2, help="validation fraction (default 0.2)")
-    imp.add_argument("--seed", type=int, default=0, help="split seed (default 0)")
+    imp.add_argument("--val", type=number(float, 0, 1), default=0.2,
+                     help="validation fraction (default 0.2)")
+    imp.add_argument("--seed", type=SEED, default=0, help="split seed (default 0)")
     imp.add_argument("--link", choices=("symlink", "copy", "hardlink"), default="symlink",
                      help="how images are placed (default symlink)")
     imp.add_argument("--dice-as", choices=("die", "faces"), default="die",
@@ -48,31 +51,33 @@ def _import(args: argparse.Namespace) -> int:
 
 def _size(text: str) -> tuple[int, int]:
     try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"size must look like 1920x1080, got {text!r}") from None
+        w, h = (int(PIXELS(v)) for v in text.lower().split("x"))
+    except (ValueError, argparse.ArgumentTypeError):
+        raise argparse.ArgumentTypeError(f"size must look like 1920x1080 (each side 32..8192 "
+                                         f"pixels), got {text!r}") from None
     return w, h
 
 
 def register_more(sub: argparse._SubParsersAction) -> None:
     syn = sub.add_parser("synth", help="render synthetic table scenes with exact labels")
     syn.add_argument("--out", type=Path, required=True, help="dataset folder to write")
-    syn.add_argument("--scenes", type=int, default=100, help="how many scenes (default 100)")
-    syn.add_argument("--seed", type=int, default=0, help="seed; same seed, same dataset")
+    syn.add_argument("--scenes", type=number(int, 1, 10**7), default=100,
+                     help="how many scenes (default 100)")
+    syn.add_argument("--seed", type=SEED, default=0, help="seed; same seed, same dataset")
     syn.add_argument("--size", type=_size, default=None,
                      help="WxH (default: table 1920x1080, hand 1024x768, dice 640x640)")
     syn.add_argument("--kind", choices=("table", "hand", "dice", "mix"), default="table",
                      help="full tables, phone close-ups of tiles, dice, or a mix")
     syn.add_argument("--classes", choices=("tiles43", "coarse"), default="tiles43",
                      help="tiles43: 42 tile kinds + die; coarse: tile_face, tile_back, die")
-    syn.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)),
+    syn.add_argument("--workers", type=THREADS, default=max(1, (os.cpu_count() or 1)),
                      help="parallel processes (default: all cores)")
-    syn.add_argument("--val", type=float, default=0.2,
+    syn.add_argument("--val", type=number(float, 0, 1), default=0.2,
                      help="validation fraction (default 0.2; 1 holds back every scene)")
     syn.add_argument("--faces", choices=("art", "real", "mix"), default="art",
                      help="tile faces: drawn art, photos (tiles-real and tile-faces, each scene "
                           "from its own split's fold), or half and half (default art)")
-    syn.add_argument("--showdowns", type=float, default=None, metavar="P",
+    syn.add_argument("--showdowns", type=number(float, 0, 1), default=None, metavar="P",
                      help="chance that a table scene is at a showdown, every hand face up "
                           "(default: the game's own, about 0.12)")
     syn.add_argument("--style", action="append", default=None,
@@ -86,20 +91,22 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     cr = sub.add_parser("crops", help="detector training windows cut at native scale from "
                         "1920x1080 table scenes (classes tile_face, tile_back, die)")
     cr.add_argument("--out", type=Path, required=True, help="detector folder to write")
-    cr.add_argument("--scenes", type=int, default=100, help="how many table scenes (default 100)")
-    cr.add_argument("--window", type=int, default=320, help="window side in px (default 320)")
-    cr.add_argument("--per-scene", type=int, default=6, help="windows per scene (default 6)")
+    cr.add_argument("--scenes", type=number(int, 1, 10**7), default=100,
+                    help="how many table scenes (default 100)")
+    cr.add_argument("--window", type=PIXELS, default=320, help="window side in px (default 320)")
+    cr.add_argument("--per-scene", type=number(int, 1, 1000), default=6,
+                    help="windows per scene (default 6)")
     cr.add_argument("--faces", choices=("art", "real", "mix"), default="mix",
                     help="tile faces, as for synth (default mix: the detector meets both)")
-    cr.add_argument("--seed", type=int, default=0, help="seed; same seed, same dataset")
-    cr.add_argument("--val", type=float, default=0.2,
+    cr.add_argument("--seed", type=SEED, default=0, help="seed; same seed, same dataset")
+    cr.add_argument("--val", type=number(float, 0, 1), default=0.2,
                     help="validation fraction of the scenes (default 0.2)")
     cr.add_argument("--style", action="append", default=None,
                     help="only these art styles (repeatable; default all available)")
     cr.add_argument("--also", type=Path, action="append", default=[], metavar="DIR",
                     help="another detector folder (e.g. prepare's detector/) that data.yaml "
                          "lists beside these images (repeatable)")
-    cr.add_argument("--workers", type=int, default=max(1, (os.cpu_count() or 1)),
+    cr.add_argument("--workers", type=THREADS, default=max(1, (os.cpu_count() or 1)),
                     help="parallel processes (default: all cores)")
     cr.add_argument("--overwrite", action="store_true", help="replace an existing dataset")
     cr.add_argument("--quiet", action="store_true", help="no progress line")
@@ -116,11 +123,12 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     sh = sub.add_parser("sheet", help="contact sheet PNG of a dataset with boxes drawn")
     sh.add_argument("dir", type=Path)
     sh.add_argument("--out", type=Path, default=None, help="image to write (default DIR/sheet.png)")
-    sh.add_argument("--count", type=int, default=16, help="how many images (default 16)")
-    sh.add_argument("--cols", type=int, default=4, help="columns (default 4)")
-    sh.add_argument("--cell", type=int, default=480, help="cell size in px (default 480)")
+    sh.add_argument("--count", type=number(int, 1, 10_000), default=16,
+                    help="how many images (default 16)")
+    sh.add_argument("--cols", type=number(int, 1, 100), default=4, help="columns (default 4)")
+    sh.add_argument("--cell", type=PIXELS, default=480, help="cell size in px (default 480)")
     sh.add_argument("--no-boxes", action="store_true", help="images only")
-    sh.add_argument("--seed", type=int, default=0, help="which images (default 0)")
+    sh.add_argument("--seed", type=SEED, default=0, help="which images (default 0)")
     sh.add_argument("--beside", type=Path, default=None, metavar="DIR2",
                     help="a second dataset (e.g. real photos) shown beside DIR, without boxes")
     sh.set_defaults(func=_sheet)

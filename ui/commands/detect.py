@@ -7,8 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from ui.commands._numbers import CONFIDENCE, THREADS
 from ui.commands.read import add_detect_size
-from ui.errors import CommandError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,14 +20,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                     '"die" with its top "face" 1..6.')
     p.add_argument("images", nargs="+", metavar="IMAGE", help="picture files")
     p.add_argument("--json", action="store_true", help="one JSON line per image")
-    p.add_argument("--conf", type=float, default=0.25, metavar="C",
+    p.add_argument("--conf", type=CONFIDENCE, default=0.25, metavar="C",
                    help="minimum confidence 0..1 that an object is there (default 0.25); with a "
                         "crop classifier the reported confidence is that times the class "
                         "probability")
     p.add_argument("--models", type=Path, help="folder holding detector.onnx "
                    "(and classifier.onnx, dice.onnx); default: the shipped models")
     add_detect_size(p)
-    p.add_argument("--threads", type=int, default=None,
+    p.add_argument("--threads", type=THREADS, default=None,
                    help="CPU threads (default 2, or $MJTABLE_THREADS)")
     p.set_defaults(func=run)
 
@@ -44,8 +44,6 @@ def detect_json(path: str, detector) -> dict:  # type: ignore[no-untyped-def]
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0.0 <= args.conf <= 1.0:
-        raise CommandError(f"--conf must lie in 0..1, got {args.conf}")
     from vision.detector import load_detector
 
     # unrelated photos: each decides its own input size (a video keeps one, see watch)

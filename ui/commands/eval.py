@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ui.commands._numbers import CONFIDENCE, PIXELS, THREADS, number
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -31,13 +33,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--reference", type=Path,
                    help="the mahjong-detector model.onnx (default: the installed package's)")
     p.add_argument("--no-reference", action="store_true", help="skip the reference model")
-    p.add_argument("--conf", type=float, default=0.25,
+    p.add_argument("--conf", type=CONFIDENCE, default=0.25,
                    help="operating threshold for precision/recall, multisets, confusions and "
                         "table reading, as `detect --conf` (default 0.25)")
-    p.add_argument("--limit", type=int, help="only N images or scenes, evenly spaced by name")
-    p.add_argument("--threads", type=int, help="onnxruntime threads (default 2, or "
+    p.add_argument("--limit", type=number(int, 1, 10**9),
+                   help="only N images or scenes, evenly spaced by name")
+    p.add_argument("--threads", type=THREADS, help="onnxruntime threads (default 2, or "
                    "$MJTABLE_THREADS)")
-    p.add_argument("--imgsz", type=int,
+    p.add_argument("--imgsz", type=PIXELS,
                    help="run our detectors at this input size instead of the automatic choice "
                         "(a --dynamic export; the reference keeps its own)")
     p.add_argument("--brief", action="store_true", help="no per-class table")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ui.commands._numbers import PIXELS, number
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -14,8 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "imgsz and task. Prints opset and input/output shapes.")
     p.add_argument("run", type=Path, help="a run folder or a .pt checkpoint")
     p.add_argument("--out", type=Path, help="ONNX path (default: next to the checkpoint)")
-    p.add_argument("--imgsz", type=int, help="input size (default: the training size)")
-    p.add_argument("--opset", type=int, default=17)
+    p.add_argument("--imgsz", type=PIXELS, help="input size (default: the training size)")
+    p.add_argument("--opset", type=number(int, 7, 30), default=17)
     p.add_argument("--dynamic", action="store_true",
                    help="free batch, height and width: the detector can then run at another "
                         "size than --imgsz (mjtable detect --detect-size)")

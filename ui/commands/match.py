@@ -1,4 +1,6 @@
-"""`mjtable match new|list|show|export|replay|add-hand|amend|event`: the referee's match log.
+"""`mjtable match new|list|show|export|replay|verify|add-hand|amend|event|sign|keygen`.
+
+The referee's match log.
 
 A thin layer over :class:`scoring.match.MatchStore`; ``--db`` picks the database file (default:
 ``matches.sqlite3`` in the user's data folder).
@@ -12,7 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from scoring.errors import RecordError
+from scoring.jsonlimits import load_json, read_json_file
 from scoring.match import Match, MatchStore
+from scoring.match.events import Amendment, SignOff
+from ui.commands._numbers import MATCH_ID
 from ui.errors import CommandError
 
 
@@ -39,31 +45,48 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=run_list)
 
     q = msub.add_parser("show", help="totals, dealer, counters and every hand of a match")
-    q.add_argument("match", type=int)
+    q.add_argument("match", type=MATCH_ID)
     q.add_argument("--log", action="store_true", help="also print every logged event")
     q.add_argument("--json", action="store_true", help="print the export JSON instead")
     q.set_defaults(func=run_show)
 
     q = msub.add_parser("export", help="export a match as JSON (records + events) or CSV")
-    q.add_argument("match", type=int)
+    q.add_argument("match", type=MATCH_ID)
     q.add_argument("--format", choices=("json", "csv"), default="json")
     q.add_argument("-o", "--output", help="write to this file instead of stdout")
     q.set_defaults(func=run_export)
 
     q = msub.add_parser("replay", help="replay a match from its log and print it hand by hand")
-    q.add_argument("match", type=int)
+    q.add_argument("match", type=MATCH_ID)
     q.set_defaults(func=run_replay)
 
+    q = msub.add_parser("verify", help="check the log's hash chain and the referees' sign-offs")
+    q.add_argument("match", type=MATCH_ID)
+    q.add_argument("--key", help="the referee key file, to check the sign-offs made with it")
+    q.set_defaults(func=run_verify)
+
+    q = msub.add_parser("sign", help="sign a finished hand with the referee's key")
+    q.add_argument("match", type=MATCH_ID)
+    q.add_argument("seq", type=MATCH_ID, help="the event that finished the hand (show --log)")
+    q.add_argument("--key", required=True, help="the referee key file (kept off this machine's "
+                                               "database, e.g. on the referee's USB stick)")
+    q.add_argument("--referee", required=True, help="who signs")
+    q.set_defaults(func=run_sign)
+
+    q = msub.add_parser("keygen", help="write a new referee key file (never overwrites)")
+    q.add_argument("file")
+    q.set_defaults(func=run_keygen)
+
     q = msub.add_parser("add-hand", help="append a finished hand record (JSON; '-' = stdin)")
-    q.add_argument("match", type=int)
+    q.add_argument("match", type=MATCH_ID)
     q.add_argument("file")
     q.add_argument("--who", default="", help="who enters it")
     q.add_argument("--why", default="", help="a note kept with it")
     q.set_defaults(func=run_add_hand)
 
     q = msub.add_parser("amend", help="correct or strike a logged event (the original stays)")
-    q.add_argument("match", type=int)
-    q.add_argument("seq", type=int, help="the event's number in the log (see show --log)")
+    q.add_argument("match", type=MATCH_ID)
+    q.add_argument("seq", type=MATCH_ID, help="the event's number in the log (see show --log)")
     what = q.add_mutually_exclusive_group(required=True)
     what.add_argument("--event", metavar="FILE",
                       help="the corrected event (JSON; '-' = stdin); for a hand, a hand record")
@@ -76,7 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(func=run_amend)
 
     q = msub.add_parser("event", help="append one table event (JSON; '-' = stdin)")
-    q.add_argument("match", type=int)
+    q.add_argument("match", type=MATCH_ID)
     q.add_argument("file")
     q.add_argument("--who", default="")
     q.set_defaults(func=run_event)
@@ -93,13 +116,22 @@ def _store(args: argparse.Namespace, create: bool = False) -> MatchStore:
     return MatchStore.open(args.db, create=create)
 
 
+def _reader(args: argparse.Namespace) -> MatchStore:
+    """The database opened read-only: reading works on a read-only disk and writes nothing."""
+    return MatchStore.open(args.db, readonly=True)
+
+
+def _chain_warning(match: Match) -> str | None:
+    """The loud line a broken hash chain earns (``None`` when the chain is intact)."""
+    if match.chain_break is None:
+        return None
+    return (f"WARNING: match {match.id}'s log was changed outside mjtable: {match.chain_break}; "
+            f"what follows may not be what the table recorded (mjtable match verify "
+            f"{match.id})")
+
+
 def _read_json(path: str) -> Any:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column "
-                           f"{exc.colno}") from None
+    return read_json_file(path, CommandError)
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -107,8 +139,8 @@ def _option(text: str) -> tuple[str, Any]:
     if not sep or not name:
         raise CommandError(f"--option wants NAME=VALUE, got {text!r}")
     try:
-        return name, json.loads(value)
-    except json.JSONDecodeError:
+        return name, load_json(value, f"--option {name}")
+    except RecordError:  # not JSON: the text itself (the ruleset says if a text is wanted)
         return name, value
 
 
@@ -130,7 +162,7 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    with _store(args) as store:
+    with _reader(args) as store:
         for m in store.list_matches():
             title = f" {m.title!r}" if m.title else ""
             print(f"{m.id:4d}  {m.created_at}  {m.ruleset:<9}{title}  "
@@ -191,8 +223,20 @@ def format_match(match: Match, log: bool = False) -> str:
         what = "struck" if a.event is None else "replaced"  # type: ignore[attr-defined]
         lines.append(f"  correction #{row.seq} at {row.at}: event #{a.target} "  # type: ignore
                      f"{what} by {a.who}: {a.why}")  # type: ignore[attr-defined]
+    for row in match.signoffs:
+        sig = row.event
+        assert isinstance(sig, SignOff)
+        later = [f"#{a.seq}" for a in match.amendments
+                 if isinstance(a.event, Amendment) and a.event.target == sig.target
+                 and a.seq > row.seq]
+        lines.append(f"  sign-off #{row.seq} at {row.at}: hand #{sig.target} signed by "
+                     f"{sig.referee}"
+                     + (f"; amended after signing by {', '.join(later)}" if later else ""))
     if match.problem:
         lines.append(f"  PROBLEM: {match.problem}")
+    warning = _chain_warning(match)
+    if warning:
+        lines.insert(1, f"  {warning}")
     if log:
         lines.append("  log:")
         for row in match.log:
@@ -202,16 +246,26 @@ def format_match(match: Match, log: bool = False) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    with _store(args) as store:
+    with _reader(args) as store:
+        match = store.load(args.match)
+        warning = _chain_warning(match)
+        if warning:
+            print(warning, file=sys.stderr)
         if args.json:
             print(json.dumps(store.export_json(args.match), ensure_ascii=False, indent=2))
         else:
-            print(format_match(store.load(args.match), log=args.log))
+            print(format_match(match, log=args.log))
+    if warning:
+        print(warning, file=sys.stderr)  # again after a long listing, where it is seen
+        return 2
     return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
-    with _store(args) as store:
+    with _reader(args) as store:
+        warning = _chain_warning(store.load(args.match))
+        if warning:
+            raise CommandError(f"{warning}; nothing exported")
         if args.format == "csv":
             text = store.export_csv(args.match)
         else:
@@ -223,10 +277,50 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_replay(args: argparse.Namespace) -> int:
+def run_verify(args: argparse.Namespace) -> int:
+    from scoring.match.chain import read_key
+
+    key = read_key(args.key) if args.key else None
+    with _reader(args) as store:
+        found = store.verify(args.match, key)
+    first = found.first_break
+    if first is not None:
+        raise CommandError(f"match {args.match}: the log is broken at {first}")
+    unchecked = found.signoffs - found.checked
+    note = ("" if not found.signoffs else
+            f"; {found.checked} of {found.signoffs} sign-offs checked against the key"
+            + (f" ({unchecked} not checked: no key given, or made with another key)"
+               if unchecked else ""))
+    print(f"match {args.match}: {found.events} events, the hash chain is intact{note}")
+    return 0
+
+
+def run_sign(args: argparse.Namespace) -> int:
+    from scoring.match.chain import read_key
+
+    key = read_key(args.key)
     with _store(args) as store:
+        match = store.sign(args.match, args.seq, key, args.referee)
+        print(f"hand #{args.seq} signed by {args.referee} as #{match.last_seq}")
+    return 0
+
+
+def run_keygen(args: argparse.Namespace) -> int:
+    from scoring.match.chain import new_key_file
+
+    kid = new_key_file(args.file)
+    print(f"referee key {kid} written to {args.file} (readable by you only); keep it off the "
+          "table's computer")
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    with _reader(args) as store:
         match = store.replay(args.match)
         cached = store.load(args.match)
+    warning = _chain_warning(match)
+    if warning:
+        raise CommandError(f"{warning}; not replayed")
     s = match.state
     print(f"match {match.id}: replayed {len(match.log)} logged events "
           f"({len(match.amendments)} corrections)")
@@ -275,8 +369,8 @@ def run_amend(args: argparse.Namespace) -> int:
         corrections = [(args.seq, _correction(store, args.match, args.seq, args.event))]
         for seq_text, path in args.also:
             try:
-                seq = int(seq_text)
-            except ValueError:
+                seq = int(MATCH_ID(seq_text))
+            except argparse.ArgumentTypeError:
                 raise CommandError(f"--also wants an event number, got {seq_text!r}") from None
             corrections.append((seq, _correction(store, args.match, seq,
                                                  None if path == "strike" else path)))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
+from ui.commands._numbers import CONFIDENCE, PIXELS, SEAT, describe_range
 from ui.errors import CommandError
 
 
@@ -17,6 +19,8 @@ def _corners(text: str) -> list[list[float]]:
         raise argparse.ArgumentTypeError(f"corners must be 8 numbers, got {text!r}") from None
     if len(values) != 8:
         raise argparse.ArgumentTypeError(f"corners must be 8 numbers x,y x4, got {len(values)}")
+    if not all(math.isfinite(v) and abs(v) <= 1e6 for v in values):
+        raise argparse.ArgumentTypeError(f"corners must be finite pixel positions, got {text!r}")
     return [values[i:i + 2] for i in range(0, 8, 2)]
 
 
@@ -24,7 +28,7 @@ def add_calibration_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corners", type=_corners, help="the table's corners in pixels, x,y of the "
                    "bottom-left, bottom-right, top-right and top-left as the picture shows "
                    "them (default: found in the picture)")
-    p.add_argument("--bottom-seat", type=int, default=None, choices=range(4),
+    p.add_argument("--bottom-seat", type=SEAT, default=None,
                    help="the seat at the bottom edge of the picture (default 0)")
     p.add_argument("--calibration", type=Path, metavar="FILE", help="a saved calibration "
                    '(JSON {"corners": [[x, y] x4], "bottom_seat": k}); the options above win')
@@ -36,9 +40,11 @@ def add_detect_size(p: argparse.ArgumentParser) -> None:
         if text == "auto":
             return text
         try:
-            return int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected pixels or 'auto', got {text!r}") from None
+            return int(PIXELS(text))
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                f"expected 'auto' or {describe_range(int, 32, 8192, unit='pixels')}, "
+                f"got {text!r}") from None
 
     p.add_argument("--detect-size", type=size, default="auto", metavar="PX",
                    help="detector input size: 'auto' (default: the model's size, or 960 when "
@@ -73,10 +79,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "comes from the options or is stated as an assumption on stderr.")
     p.add_argument("image", help="photo of the table")
     p.add_argument("--ruleset", required=True, help="shandong, liaoyang or shanghai")
-    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
-    p.add_argument("--winner", type=int, help="the winner's seat (default: the seat showing 14)")
+    p.add_argument("--dealer", type=SEAT, default=0, help="the dealer's seat (default 0)")
+    p.add_argument("--winner", type=SEAT, help="the winner's seat (default: the seat showing 14)")
     p.add_argument("--by", choices=("self_draw", "discard", "rob_kong"), help="how it was won")
-    p.add_argument("--from", dest="from_seat", type=int, help="the discarder's seat")
+    p.add_argument("--from", dest="from_seat", type=SEAT, help="the discarder's seat")
     p.add_argument("--tile", help="the winning tile (default: the one standing apart, else "
                    "the rightmost)")
     add_calibration_options(p)
@@ -84,7 +90,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "tiles, waits, dice and notes as one JSON object")
     p.add_argument("--models", type=Path, help="folder holding the models")
     add_detect_size(p)
-    p.add_argument("--conf", type=float, default=0.25, help="minimum confidence (default 0.25)")
+    p.add_argument("--conf", type=CONFIDENCE, default=0.25,
+                   help="minimum confidence (default 0.25)")
     p.set_defaults(func=run)
 
 
@@ -100,10 +107,6 @@ def run(args: argparse.Namespace) -> int:
     if args.ruleset not in known_rulesets():
         raise CommandError(f"unknown ruleset {args.ruleset!r}; known: "
                            f"{', '.join(known_rulesets())}")
-    for name in ("dealer", "winner", "from_seat"):
-        value = getattr(args, name)
-        if value is not None and not 0 <= value <= 3:
-            raise CommandError(f"--{name.replace('_seat', '')} must be a seat 0..3, got {value}")
     corners, bottom_seat = calibration_of(args)
     image = load_image(args.image)
     detector = load_detector(args.models, conf=args.conf, imgsz=args.detect_size, stills=True)

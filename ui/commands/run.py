@@ -6,6 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
+from ui.commands._numbers import MATCH_ID, SEAT, number
 from ui.errors import CommandError
 
 
@@ -17,13 +18,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--camera", help="webcam index, video file, stream URL or image folder "
                                     "('none' for no camera; default: the bundled sample video)")
     p.add_argument("--port", help="table serial port or URL, 'simulator' (default) or 'none'")
-    p.add_argument("--match", type=int, help="reopen this match from the log (default: latest)")
+    p.add_argument("--match", type=MATCH_ID,
+                   help="reopen this match from the log (default: latest)")
     p.add_argument("--db", type=Path, help="match log file (default: in the user data folder)")
     p.add_argument("--hand", type=Path, help="a hand record to show at start")
     p.add_argument("--models", type=Path,
                    help="folder with detector.onnx (+ classifier.onnx, dice.onnx); "
                         "default: the shipped models")
-    p.add_argument("--bottom-seat", type=int, choices=range(4), default=0, metavar="SEAT",
+    p.add_argument("--bottom-seat", type=SEAT, default=0, metavar="SEAT",
                    help="the seat (0-3) at the bottom edge of the camera picture (default 0)")
     p.add_argument("--lang", choices=("en", "zh"), default=None,
                    help="label language (default: the system's, Chinese for a zh locale)")
@@ -36,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tab", action="append", default=[], choices=("score", "match", "table"),
                    help="with --screenshot: grab this tab as PATH-TAB.png (repeatable)")
     p.add_argument("--screenshot", type=Path, help="save the window as PNG, then exit")
-    p.add_argument("--exit-after", type=float, metavar="SECONDS",
+    p.add_argument("--exit-after", type=number(float, 0, 10**7, unit="seconds"), metavar="SECONDS",
                    help="close after this many seconds (with --screenshot: when to take it)")
     p.set_defaults(func=run)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from scoring import score
+from scoring.jsonlimits import read_json_file
 from scoring.record import load_record
 from scoring.report import format_settlement
 
@@ -23,14 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    return Path(path).read_text(encoding="utf-8")
-
-
 def run(args: argparse.Namespace) -> int:
-    record = load_record(read_text(args.file))
+    record = load_record(read_json_file(args.file))
     settlement = score(record)
     if args.json:
         print(json.dumps(settlement.to_json(), ensure_ascii=False, indent=2))

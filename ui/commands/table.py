@@ -18,6 +18,8 @@ import threading
 import time
 from typing import Any
 
+from ui.commands._numbers import SEED, number
+
 ACTIONS = ("identify", "status", "shuffle", "raise", "lower", "dice", "count", "hide", "stop",
            "monitor")
 
@@ -35,15 +37,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim = actions.add_parser("simulate", help="serve a simulated table; prints its URL first")
     where = sim.add_mutually_exclusive_group()
     where.add_argument("--pty", action="store_true", help="a pseudo-terminal (default)")
-    where.add_argument("--tcp", type=int, metavar="PORT", help="a TCP port (0: any free one)")
+    where.add_argument("--tcp", type=number(int, 0, 65535), metavar="PORT",
+                       help="a TCP port (0: any free one)")
     sim.add_argument("--faults", default="", metavar="SPEC",
                      help="e.g. drop=0.01,corrupt=0.02,duplicate=0.01,delay=0.05@0.2,jam=0.1,"
                           "unplug=5:2")
-    sim.add_argument("--seed", type=int, default=None, metavar="N",
+    sim.add_argument("--seed", type=SEED, default=None, metavar="N",
                      help="seed for dice and faults (default: random)")
-    sim.add_argument("--speed", type=float, default=1.0, metavar="X",
+    sim.add_argument("--speed", type=number(float, 0, 10_000, above=True), default=1.0, metavar="X",
                      help="time factor: 10 makes a 12 s shuffle take 1.2 s")
-    sim.add_argument("--tile-count", type=int, default=144, metavar="N",
+    sim.add_argument("--tile-count", type=number(int, 1, 1000), default=144, metavar="N",
                      help="tiles loaded at start (default 144)")
     sim.add_argument("--protocol", default=argparse.SUPPRESS, help="default or smart")
     sim.set_defaults(func=_simulate)
@@ -57,15 +60,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        ("monitor", "print events and state changes until Ctrl-C")):
         a = actions.add_parser(name, help=text, parents=[common])
         if name == "count":
-            a.add_argument("n", type=int, help="tiles in play, e.g. 136 or 144")
+            a.add_argument("n", type=number(int, 1, 1000), help="tiles in play, e.g. 136 or 144")
         if name == "hide":
             a.add_argument("--show", action="store_true", help="show the tiles again")
         if name == "dice":
-            a.add_argument("--seat", type=int, default=None, help="seat 1-4 (smart protocol)")
+            a.add_argument("--seat", type=number(int, 1, 4), default=None,
+                           help="seat 1-4 (smart protocol)")
         if name in ("shuffle", "raise", "lower", "dice", "hide"):
             a.add_argument("--no-wait", action="store_true", help="return after the ACK")
         if name == "monitor":
-            a.add_argument("--seconds", type=float, default=None, help="stop after this long")
+            a.add_argument("--seconds", type=number(float, 0, 10**7, unit="seconds"), default=None,
+                           help="stop after this long")
             a.add_argument("--frames", action="store_true", help="also print every frame")
         a.set_defaults(func=_drive)
     p.set_defaults(func=lambda args: _usage(p))
@@ -78,9 +83,11 @@ def _add_common(p: argparse.ArgumentParser, default: Any) -> None:
                    help="device path or pyserial URL (default: $MJTABLE_TABLE_PORT)")
     p.add_argument("--protocol", default=d("default"), help="default or smart")
     p.add_argument("--json", action="store_true", default=d(False), help="print JSON")
-    p.add_argument("--timeout", type=float, default=d(120.0), metavar="S",
+    p.add_argument("--timeout", type=number(float, 0, 86_400, above=True, unit="seconds"),
+                   default=d(120.0), metavar="S",
                    help="longest wait for a motion (default 120)")
-    p.add_argument("--ack-timeout", type=float, default=d(0.3), metavar="S",
+    p.add_argument("--ack-timeout", type=number(float, 0, 60, above=True, unit="seconds"),
+                   default=d(0.3), metavar="S",
                    help="first wait for a reply before retrying (default 0.3)")
     p.add_argument("--audit", default=d(None), metavar="FILE",
                    help="append every frame in/out, in hex, to FILE")

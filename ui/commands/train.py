@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ui.commands._numbers import PIXELS, THREADS, number
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -20,35 +22,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="prepare: a dice photo folder (dice-real, dice-more; repeatable, each "
                         "split on its own)")
     p.add_argument("--out", type=Path, help="prepare: output folder")
-    p.add_argument("--val-share", type=float, default=0.2,
+    p.add_argument("--val-share", type=number(float, 0, 1), default=0.2,
                    help="prepare: share of source photos held back (default 0.2)")
-    p.add_argument("--tile-crops", type=int, default=1,
+    p.add_argument("--tile-crops", type=number(int, 1, 100), default=1,
                    help="prepare: classifier crops per training tile, each jittered (default 1)")
-    p.add_argument("--dice-crops", type=int, default=1,
+    p.add_argument("--dice-crops", type=number(int, 1, 100), default=1,
                    help="prepare: classifier crops per training die, jittered and turned "
                         "(default 1; 8 gives every rotation and mirror)")
     p.add_argument("--faces", type=Path,
                    help="prepare: the tile-faces folder (other tile sets; held back by look)")
-    p.add_argument("--face-crops", type=int, default=1,
+    p.add_argument("--face-crops", type=number(int, 1, 1000), default=1,
                    help="prepare: classifier crops per training face (default 1)")
     p.add_argument("--art", action="append", default=[], metavar="STYLE",
                    help="prepare: add crops of this drawn-art style (repeatable; "
                         "mjtable dataset synth --help lists them)")
-    p.add_argument("--art-crops", type=int, default=8,
+    p.add_argument("--art-crops", type=number(int, 0, 1000), default=8,
                    help="prepare: crops per drawn face and style (default 8)")
     p.add_argument("--turn", action="store_true",
                    help="prepare: give each tile crop a random quarter turn (both folds)")
-    p.add_argument("--small", type=float, default=0.0, metavar="P",
+    p.add_argument("--small", type=number(float, 0, 1), default=0.0, metavar="P",
                    help="prepare: shrink a tile crop to whole-table size (24-44 px wide) and "
                         "back with probability P (both folds; default 0)")
-    p.add_argument("--epochs", type=int, default=50)
-    p.add_argument("--imgsz", type=int, default=320)
-    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--epochs", type=number(int, 1, 100_000), default=50)
+    p.add_argument("--imgsz", type=PIXELS, default=320)
+    p.add_argument("--batch", type=number(int, 1, 4096), default=16)
     p.add_argument("--device", default="cpu", help="cpu or a CUDA index such as 0")
     p.add_argument("--project", type=Path, default=Path("runs"))
     p.add_argument("--name", default=None, help="run folder name (default: the kind)")
-    p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--threads", type=int,
+    p.add_argument("--workers", type=number(int, 0, 256), default=2)
+    p.add_argument("--threads", type=THREADS,
                    help="torch CPU threads (default: all cores; 1 is faster on a busy machine)")
     p.add_argument("--seed-onnx", type=Path,
                    help="start from the weights of a YOLO11n detector ONNX "
@@ -56,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--init", type=Path,
                    help="start from this ultralytics checkpoint (.pt), e.g. an earlier run's "
                         "weights/last.pt for a second phase")
-    p.add_argument("--freeze", type=int, default=0,
+    p.add_argument("--freeze", type=number(int, 0, 1000), default=0,
                    help="keep the first N layers fixed (with --seed-onnx; saves CPU time)")
     p.add_argument("--frozen-stem", action="store_true",
                    help="classifier: train only layers 7+ on cached features of the seeded "
@@ -76,8 +78,6 @@ def run(args: argparse.Namespace) -> int:
 
         if not args.out:
             raise CommandError("prepare needs --out")
-        if not 0.0 <= args.small <= 1.0:
-            raise CommandError(f"--small is a probability in 0..1, got {args.small}")
         try:
             counts = prepare(args.data, args.dice, args.out, val_share=args.val_share,
                              tile_crops=args.tile_crops, dice_crops=args.dice_crops,

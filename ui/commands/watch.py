@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from ui.commands._numbers import SEAT, number
 from ui.commands.read import add_calibration_options, add_detect_size, calibration_of
 from ui.errors import CommandError
 
@@ -21,12 +22,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and camera status changes.")
     p.add_argument("source", help="camera index, video file, stream URL or image folder")
     p.add_argument("--ruleset", help="shandong, liaoyang or shanghai (wall break, win shapes)")
-    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
-    p.add_argument("--stable", type=int, default=5, metavar="N",
+    p.add_argument("--dealer", type=SEAT, default=0, help="the dealer's seat (default 0)")
+    p.add_argument("--stable", type=number(int, 1, 10_000), default=5, metavar="N",
                    help="frames a state must hold before it is reported (default 5)")
     add_calibration_options(p)
     p.add_argument("--realtime", action="store_true", help="play a video file at its own rate")
-    p.add_argument("--max-frames", type=int, help="stop after this many frames")
+    p.add_argument("--max-frames", type=number(int, 1, 10**12), help="stop after this many frames")
     p.add_argument("--models", type=Path, help="folder holding the models")
     add_detect_size(p)
     p.set_defaults(func=run)
@@ -37,8 +38,6 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector import load_detector
     from vision.pipeline import Pipeline
 
-    if args.stable < 1:
-        raise CommandError(f"--stable must be at least 1, got {args.stable}")
     corners, bottom_seat = calibration_of(args)
     detector = load_detector(args.models, imgsz=args.detect_size)
     pipe = Pipeline(args.source, detector, ruleset=args.ruleset, dealer=args.dealer,
@@ -71,4 +70,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"mjtable watch: {frames} frames in {elapsed:.1f} s "
                   f"({frames / max(elapsed, 1e-9):.1f} fps, {reused} unchanged frames reused)",
                   file=sys.stderr)
+        if pipe.frames_skipped:
+            print(f"mjtable watch: {pipe.frames_skipped} frame(s) skipped (see the 'skipped' "
+                  "lines)", file=sys.stderr)
     return 0

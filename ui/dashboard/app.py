@@ -4,7 +4,6 @@ match log in the user data folder), or a chosen camera, port and match."""
 from __future__ import annotations
 
 import gc
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from scoring.jsonlimits import read_json_file
 from ui.dashboard import i18n
 
 SAMPLE_HAND = Path(__file__).resolve().parent.parent / "samples" / "hand.json"
@@ -63,9 +63,9 @@ def build_window(opts: RunOptions):
             panel.new_match("shandong", {}, i18n.default_players(), 0)
     if opts.hand is not None:
         try:
-            record = json.loads(opts.hand.read_text(encoding="utf-8"))
+            record = read_json_file(opts.hand)
         except (OSError, ValueError) as exc:
-            raise ValueError(f"cannot read the hand record {opts.hand}: {exc}") from None
+            raise ValueError(f"cannot read the hand record: {exc}") from None
         window.session.load(record, source="sample" if opts.hand == SAMPLE_HAND else "file")
     if opts.port != "none":
         window.table_bridge.connect_to(opts.port or "simulator")

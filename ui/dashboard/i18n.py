@@ -89,6 +89,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "camera_none": ("camera: none", "摄像头：无"),
     "camera_no_models": ("camera: video only (no models)", "摄像头：仅视频（无模型）"),
     "camera_failed": ("camera: failed", "摄像头：故障"),
+    "camera_skipped": ("camera: frames skipped", "摄像头：跳过的帧"),
     "camera_replay": ("camera: replaying the video", "摄像头：重播视频"),
     "no_hand_to_correct": ("No hand to correct yet: a recognized win or a loaded record comes "
                            "first.", "尚无可更正的牌局：需先识别和牌或载入记录。"),

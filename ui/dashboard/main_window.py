@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from scoring.errors import ScoringError
+from scoring.jsonlimits import read_json_file
 from scoring.record import HandRecord, Seat
 from scoring.tiles import parse_tiles
 from scoring.waiting import seat_waits
@@ -328,10 +328,15 @@ class MainWindow(QMainWindow):
         if kind == "failed":
             print(f"warning: the camera failed: {message}", file=sys.stderr)
         live = tr("camera_no_models") if getattr(self, "_no_models", "") else tr("camera_ok")
-        text = {"lost": tr("camera_lost"), "opened": live,
+        if kind == "skipped":  # the stream goes on; the count and last reason stay in view
+            self._skipped = getattr(self, "_skipped", 0) + 1
+            self._last_skip = message
+        text = {"lost": tr("camera_lost"), "opened": live, "skipped": live,
                 "reconnected": live, "no_models": tr("camera_no_models"),
-                "failed": tr("camera_failed"), "ended": tr("camera_replay"),
+                "failed": f"{tr('camera_failed')}: {message}", "ended": tr("camera_replay"),
                 }.get(kind, f"{tr('camera')}: {message}")
+        if getattr(self, "_skipped", 0):
+            text += f"; {tr('camera_skipped')}: {self._skipped} (last: {self._last_skip})"
         self.camera_status.setText(text)
         self.view.set_placeholder(text)
         self.camera_status.setToolTip(message if kind != "opened" or not getattr(
@@ -346,7 +351,7 @@ class MainWindow(QMainWindow):
 
     def load_hand_file(self, path: Path) -> None:
         try:
-            self.session.load(json.loads(path.read_text(encoding="utf-8")), source="file")
+            self.session.load(read_json_file(path), source="file")
         except (OSError, ValueError) as exc:
             self.statusBar().showMessage(f"{path.name}: {exc}", 10000)
 
