@@ -28,6 +28,7 @@ from vision.labels import ClassMap, class_map, parse_names
 
 DEFAULT_THREADS = 2  # a 2-core laptop; ``MJTABLE_THREADS`` overrides (1 wins on a busy CPU)
 LETTERBOX_FILL = 114
+STRIDE = 32  # the detector's input sides are multiples of its largest stride
 CLASSIFIER_BATCH = 32
 MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is dropped
 CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
@@ -84,6 +85,16 @@ def letterbox(image: np.ndarray, size: tuple[int, int], fill: int = LETTERBOX_FI
     out = cv2.copyMakeBorder(image, top, bottom, left, right, cv2.BORDER_CONSTANT,
                              value=(fill,) * 3)
     return out, Letterbox(ratio=r, pad_x=left, pad_y=top, width=w, height=h)
+
+
+def rect_shape(hw: tuple[int, int], size: int, stride: int = STRIDE) -> tuple[int, int]:
+    """The detector input (h, w) for a picture of ``hw`` at ``size``: the long side ``size``,
+    the short side only as long as the picture needs, rounded up to the stride. A 16:9 frame
+    at 960 runs as 960x544, not 960x960 (44% of that was padding)."""
+    h, w = hw
+    r = size / max(h, w)
+    return (min(size, max(stride, -(-round(h * r) // stride) * stride)),
+            min(size, max(stride, -(-round(w * r) // stride) * stride)))
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -336,7 +347,8 @@ class Detector:
     def _find(self, image: np.ndarray, size: int, conf: float) -> TileDetections:
         self.det.resize(size)
         self.size_used = size
-        boxed, lb = letterbox(image, self.det.imgsz, 0 if self.grey else LETTERBOX_FILL)
+        shape = rect_shape(image.shape[:2], size) if self.det.dynamic else self.det.imgsz
+        boxed, lb = letterbox(image, shape, 0 if self.grey else LETTERBOX_FILL)
         return self.decode(self.det.run(to_tensor([boxed])), lb, conf)
 
     def _choose_size(self, image: np.ndarray, dets: TileDetections,

@@ -33,7 +33,7 @@ def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
 
     ``dynamic``: the input's batch, height and width are free, as ``export --dynamic`` makes them.
     ``blind_below``: every score but those of the first ``seen_always`` rows is 0 for an input
-    less than this many pixels high (a model that sees more at a larger size).
+    less than this many pixels wide (a model that sees more at a larger size).
 
     Each row is ``(cx, cy, w, h, cls, score)`` or ``(cx, cy, w, h, scores...)`` with one score per
     class; remaining anchors score 0. Output (1, 4 + nc, n_anchors), as ultralytics exports.
@@ -53,11 +53,11 @@ def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
                             value=numpy_helper.from_array(np.zeros((), np.float32), "z"))
     mul = helper.make_node("Mul", ["m", "z"], ["mz"])
     nodes = [const, mean, zero, mul, helper.make_node("Add", ["c", "mz"], ["out"])]
-    # out * (height >= blind_below): shape -> height -> compare -> cast -> multiply
+    # out * (width >= blind_below): shape -> width -> compare -> cast -> multiply
     gate = [
         helper.make_node("Shape", ["images"], ["shape"]),
         helper.make_node("Constant", [], ["two"],
-                         value=numpy_helper.from_array(np.array(2, np.int64), "two")),
+                         value=numpy_helper.from_array(np.array(3, np.int64), "two")),
         helper.make_node("Gather", ["shape", "two"], ["height"], axis=0),
         helper.make_node("Constant", [], ["least"],
                          value=numpy_helper.from_array(np.array(blind_below, np.int64), "l")),
@@ -154,12 +154,12 @@ def photo_scale_detector(path: Path, names: list[str]) -> Path:
 
     Four large boxes (class 0, a close-up's tiles) at any input size; eight tiny ones (class 1,
     whole-table tiles) and ten faint ones (class 2, score 0.05) only at 960. The tiny boxes lie
-    in the picture of a square photo but in the letterbox bars of a 1920x1080 one, as do the
-    large boxes at 960. So a 960x960 photo reads best at 960 (12 boxes at conf 0.25) and a
-    1920x1080 one at 320 (4 boxes; at 960 it would find none).
+    in the picture of a square photo but below a 1920x1080 one (its input at 960 is 960x544).
+    So a 960x960 photo reads best at 960 (12 boxes at conf 0.25) and a 1920x1080 one at 320
+    (4 boxes; 960 finds no more).
     """
     rows = [(40 + 70 * i, 160, 60, 80, 0, 0.8) for i in range(4)]
-    rows += [(100 + 20 * i, 20, 6, 8, 1, 0.8) for i in range(8)]
+    rows += [(100 + 20 * i, 700, 6, 8, 1, 0.8) for i in range(8)]
     rows += [(100 + 20 * i, 480, 6, 8, 2, 0.05) for i in range(10)]
     return fixed_detector(path, names, rows, size=320, dynamic=True, blind_below=960,
                           seen_always=4)

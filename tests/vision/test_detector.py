@@ -91,11 +91,12 @@ def test_a_dynamic_detector_runs_at_the_size_asked(tmp_path: Path) -> None:
     image = np.zeros((720, 1280, 3), np.uint8)
     own = Detector(path, read_dice=False)
     assert own.det.imgsz == (320, 320)  # the exported size, from the metadata
-    np.testing.assert_allclose(own.detect(image).xyxy[0], [560, 320, 720, 400], atol=1e-3)
+    # 1280x720 into 320 runs as 320x192 (a rectangle): scale 0.25, 6 px bars top and bottom
+    np.testing.assert_allclose(own.detect(image).xyxy[0], [560, 576, 720, 656], atol=1e-3)
     big = Detector(path, read_dice=False, imgsz=640)
     assert big.det.imgsz == (640, 640)
-    # 1280x720 into 640: scale 0.5, 140 px bars top and bottom; (160, 160) lies in the top bar
-    np.testing.assert_allclose(big.detect(image).xyxy[0], [280, 20, 360, 60], atol=1e-3)
+    # into 640 as 640x384: scale 0.5, 12 px bars
+    np.testing.assert_allclose(big.detect(image).xyxy[0], [280, 276, 360, 316], atol=1e-3)
     with pytest.raises(ValueError, match="multiple of 32"):
         Detector(path, imgsz=500)
     fixed = fixed_detector(tmp_path / "f.onnx", list(CLASS_NAMES), rows, size=320)
@@ -254,9 +255,9 @@ def test_die_face_classifier_reads_die_boxes(tmp_path: Path) -> None:
 def test_automatic_size_tries_the_table_size_when_tiles_are_tiny(tmp_path: Path) -> None:
     """A dynamic detector that finds only tiny boxes at its exported size is run at 960; the
     first frame with enough boxes fixes the size for the frames after it."""
-    # 6x8 px boxes, tiny at 320; y 240 lies inside the picture at 320 and at 960 (1080p:
-    # bars 70 px high at 320, 210 px at 960), so both sizes find all four
-    rows_small = [(200 + 20 * i, 240, 6, 8, 0, 0.8) for i in range(4)]
+    # 6x8 px boxes, tiny at 320; y 100 lies inside the picture at 320 and at 960 (1080p runs
+    # as 320x192 and 960x544), so both sizes find all four
+    rows_small = [(200 + 20 * i, 100, 6, 8, 0, 0.8) for i in range(4)]
     path = fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), rows_small, size=320,
                           dynamic=True)
     image = np.zeros((1080, 1920, 3), np.uint8)
@@ -272,10 +273,10 @@ def test_automatic_size_tries_the_table_size_when_tiles_are_tiny(tmp_path: Path)
     det.det.session = type("Spy", (), {"run": staticmethod(spy)})()
     out = det.detect(image)
     # the graph gives the same boxes at either size, so 960 finds no more: 320 is kept
-    assert calls == [(320, 320), (960, 960)] and len(out) == 4
+    assert calls == [(192, 320), (544, 960)] and len(out) == 4
     assert det.sizes == (320,)
     det.detect(image)
-    assert calls[-1] == (320, 320) and len(calls) == 3
+    assert calls[-1] == (192, 320) and len(calls) == 3
 
     # a model blind at 320 (as ours is to a whole 1080p table) is run at 960 from then on
     blind = fixed_detector(tmp_path / "x.onnx", list(CLASS_NAMES),
@@ -298,7 +299,7 @@ def test_automatic_size_tries_the_table_size_when_tiles_are_tiny(tmp_path: Path)
 
     # a close-up: 960 finds more boxes, but large ones (fragments of big tiles): 320 stays
     close = fixed_detector(tmp_path / "c.onnx", list(CLASS_NAMES),
-                           [(40 + 70 * i, 240, 60, 80, 0, 0.8) for i in range(4)]
+                           [(40 + 70 * i, 100, 60, 80, 0, 0.8) for i in range(4)]
                            + [(40 + 70 * i, 400, 60, 80, 0, 0.8) for i in range(4)],
                            size=320, dynamic=True, blind_below=960, seen_always=4)
     assert len(Detector(close, read_dice=False, imgsz=960).detect(image)) == 8
@@ -325,7 +326,7 @@ def test_stills_choose_their_size_each_a_stream_keeps_its_first(tmp_path: Path) 
     assert found == [(12, 960), (4, 320), (12, 960), (4, 320)]
     assert stills.sizes == (320, 960) and not stills.reuse_crops
     stream = Detector(path, read_dice=False)
-    assert [len(stream.detect(image)) for image in (square, wide)] == [12, 0]
+    assert [len(stream.detect(image)) for image in (square, wide)] == [12, 4]
     assert stream.sizes == (960,)
     other = Detector(path, read_dice=False)
     assert [len(other.detect(image)) for image in (wide, square)] == [4, 4]
@@ -365,3 +366,13 @@ def test_grey_input_is_the_reference_models(tmp_path: Path) -> None:
     assert np.array_equal(x[0], x[1]) and np.array_equal(x[1], x[2])
     assert x[:, :16].max() == 0 and x[:, 48:].max() == 0
     assert x[0, 16:48].min() == 0.0 and x[0, 16:48].max() == 1.0
+
+
+@pytest.mark.parametrize(("hw", "size", "want"), [
+    ((1080, 1920), 960, (544, 960)), ((640, 640), 320, (320, 320)),
+    ((1080, 1920), 320, (192, 320)), ((1920, 1080), 960, (960, 544)),
+    ((1, 2000), 960, (32, 960))])
+def test_a_dynamic_detector_runs_on_a_rectangle_not_a_padded_square(hw, size, want) -> None:
+    from vision.detector import rect_shape
+
+    assert rect_shape(hw, size) == want
