@@ -62,7 +62,7 @@ def test_zero_crops_per_box_is_a_clear_error(sources, tmp_path: Path,
     tiles, dice = sources
     assert main(["train", "prepare", "--data", str(tiles), "--dice", str(dice),
                  "--out", str(tmp_path / "w"), "--dice-crops", "0"]) == 2
-    assert "crops per box must be at least 1" in capsys.readouterr().err
+    assert "--dice-crops: expected a whole number 1..100" in capsys.readouterr().err
 
 
 def test_the_eight_symmetries_are_distinct_and_closed() -> None:
