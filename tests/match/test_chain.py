@@ -11,7 +11,7 @@ import pytest
 
 from scoring.match import MatchStore, StoreError, schema
 from scoring.match.chain import event_hash, genesis, new_key_file, read_key
-from tests.match.conftest import CASES
+from tests.match.conftest import CASES, old_log
 from ui.cli import main
 
 HAND = CASES / "shandong" / "01-tuidaohe-discard.json"
@@ -166,15 +166,7 @@ def test_a_signed_hand_changes_only_through_a_logged_amendment(tmp_path: Path,
 
 def test_an_existing_log_is_chained_by_its_migration(tmp_path: Path, capsys) -> None:
     path = tmp_path / "v2.sqlite3"
-    db = sqlite3.connect(path, isolation_level=None)
-    db.execute("PRAGMA journal_mode = WAL")
-    schema.migrate(db, 0, upto=2)
-    body = ('{"first_dealer": 0, "players": ["a", "b", "c", "d"], "ruleset": "shandong", '
-            '"type": "match_created"}')
-    db.execute("INSERT INTO matches VALUES (1, '2026-01-01T00:00:00Z', 'shandong', NULL)")
-    db.execute("INSERT INTO events (match_id, seq, at, who, type, body) VALUES "
-               "(1, 1, '2026-01-01T00:00:00Z', 'ref', 'match_created', ?)", (body,))
-    db.close()
+    old_log(path, 2).close()
     rc, out, _ = mj(capsys, path, "verify", "1")
     assert rc == 0 and "1 events, the hash chain is intact" in out
     assert mj(capsys, path, "add-hand", "1", str(HAND))[0] == 0

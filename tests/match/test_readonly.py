@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.match.conftest import CASES
+from tests.match.conftest import CASES, old_log
 from ui.cli import main
 
 HAND = CASES / "shandong" / "01-tuidaohe-discard.json"
@@ -70,21 +70,12 @@ def test_reading_commands_work_on_a_read_only_disk(tmp_path: Path, capsys) -> No
 
 def test_an_older_log_on_a_read_only_disk_is_shown_not_chained(tmp_path: Path,
                                                                  capsys) -> None:
-    import sqlite3
 
-    from scoring.match import schema
 
     folder = tmp_path / "old"
     folder.mkdir()
     path = folder / "v2.sqlite3"
-    db = sqlite3.connect(path, isolation_level=None)
-    schema.migrate(db, 0, upto=2)
-    body = ('{"first_dealer": 0, "players": ["a", "b", "c", "d"], "ruleset": "shandong", '
-            '"type": "match_created"}')
-    db.execute("INSERT INTO matches VALUES (1, '2026-01-01T00:00:00Z', 'shandong', NULL)")
-    db.execute("INSERT INTO events (match_id, seq, at, who, type, body) VALUES "
-               "(1, 1, '2026-01-01T00:00:00Z', 'ref', 'match_created', ?)", (body,))
-    db.close()
+    old_log(path, 2).close()
     with read_only(folder) as view:
         ro = view / "v2.sqlite3"
         assert main(["match", "--db", str(ro), "show", "1"]) == 0

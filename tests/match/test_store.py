@@ -13,6 +13,7 @@ import pytest
 from scoring.match import MatchStore, StoreError, UnknownMatch, schema
 from scoring.match import events as ev
 from scoring.match.errors import EventRefused
+from tests.match.conftest import old_log
 
 
 def _digest(path: Path) -> str:
@@ -50,14 +51,7 @@ def test_log_is_append_only_in_the_database(store: MatchStore) -> None:
 
 def test_migrates_a_version_1_database_keeping_its_events(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    db = sqlite3.connect(path, isolation_level=None)
-    db.execute("PRAGMA journal_mode = WAL")
-    schema.migrate(db, 0, upto=1)
-    body = ('{"first_dealer": 2, "players": ["a", "b", "c", "d"], "ruleset": "shanghai", '
-            '"type": "match_created"}')
-    db.execute("INSERT INTO matches VALUES (1, '2026-01-01T00:00:00Z', 'shanghai', NULL)")
-    db.execute("INSERT INTO events (match_id, seq, at, who, type, body) VALUES "
-               "(1, 1, '2026-01-01T00:00:00Z', 'ref', 'match_created', ?)", (body,))
+    db = old_log(path, 1, ruleset="shanghai", first_dealer=2)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 1
     db.close()
     with MatchStore.open(path) as store:
