@@ -46,6 +46,29 @@ class TileRef:
     meld: int = -1  # with part "melds": which meld
 
 
+def part_size(record: HandRecord, ref: TileRef) -> int:
+    """How many tiles the part of the hand that ``ref`` points into holds (-1: none)."""
+    seat = record.seats[ref.seat]
+    if ref.part == "melds":
+        return len(seat.melds[ref.meld].tiles) if ref.meld < len(seat.melds) else -1
+    return len(seat.concealed if ref.part == "concealed" else seat.flowers)
+
+
+def tile_at(record: HandRecord, ref: TileRef) -> int | None:
+    """The tile a hand record holds at ``ref``, or None when it has no such place."""
+    try:
+        seat = record.seats[ref.seat]
+        if ref.part == "concealed":
+            return seat.concealed[ref.index]
+        if ref.part == "flowers":
+            return seat.flowers[ref.index]
+        if ref.part == "melds":
+            return seat.melds[ref.meld].tiles[ref.index]
+    except IndexError:
+        return None
+    return None
+
+
 class HandSession:
     """The current hand: its record, its score (or why it cannot be scored) and corrections."""
 

@@ -27,7 +27,7 @@ from scoring.tiles import parse_tiles
 from scoring.waiting import seat_waits
 from ui.commands.waits import parse_meld
 from ui.dashboard.camera_view import CameraView, Overlay
-from ui.dashboard.core import Correction, HandSession, TileRef
+from ui.dashboard.core import Correction, HandSession, TileRef, part_size, tile_at
 from ui.dashboard.i18n import default_players, seat_name, tr, word
 from ui.dashboard.match_panel import MatchPanel
 from ui.dashboard.palette import TilePalette
@@ -41,7 +41,8 @@ from ui.errors import CommandError
 # (row, column, column span): top and bottom seats take the whole width
 SEAT_CELLS = {0: (2, 0, 3), 1: (1, 2, 1), 2: (0, 0, 3), 3: (1, 0, 1)}
 SIDE_WIDTH = 200  # left and right seat panels
-LIVE_EVENTS = ("dice", "wall_broken", "indicator")  # camera events logged as they happen
+# camera events logged as they happen (the rest of a hand is logged when a person confirms it)
+LIVE_EVENTS = ("dice", "wall_broken", "indicator")
 
 
 class MainWindow(QMainWindow):
@@ -219,7 +220,7 @@ class MainWindow(QMainWindow):
         self.live_hidden = hidden_counts(result)
         for event in result.events:
             if event.type in LIVE_EVENTS:
-                self.log_live_event(event.type, event.data)
+                self.log_live_event(event)
             if event.type == "dice" and self.match_panel is not None:
                 a, b = event.data["dice"][:2]
                 self.match_panel.add_roll(int(a), int(b))
@@ -239,25 +240,15 @@ class MainWindow(QMainWindow):
         if self.session.record is None:
             self.refresh_seats()
 
-    def log_live_event(self, kind: str, data: dict[str, Any]) -> None:
-        """Dice, the wall break and the indicator seen by the camera go into the match log
-        (who: camera); one the match refuses is shown, and the hand goes on without it."""
-        from scoring.match import events as ev
-        from scoring.match.errors import EventRefused
-
+    def log_live_event(self, event: Any) -> None:
+        """A camera event of :data:`LIVE_EVENTS` goes into the match log in the engine's own
+        form (who: camera); one the match refuses is shown, and the hand goes on without it."""
         panel = self.match_panel
         if panel is None or panel.match_id is None or self.store is None:
             return
-        event: Any
-        if kind == "dice":
-            event = ev.DiceRolled(seat=int(data["seat"]), dice=tuple(data["dice"][:2]))
-        elif kind == "wall_broken":
-            event = ev.WallBroken(wall_seat=data.get("wall_seat"), stacks=data.get("stacks"))
-        else:
-            event = ev.IndicatorTurned(tile=str(data["tile"]))
         try:
-            self.store.append_event(panel.match_id, event, who="camera")
-        except (EventRefused, ValueError) as exc:
+            self.store.append_event(panel.match_id, event.to_json(), who="camera")
+        except ValueError as exc:  # the match's refusals and the store's errors alike
             self.statusBar().showMessage(f"{tr('not_logged')}: {exc}", 10000)
             return
         panel.refresh()
@@ -494,29 +485,6 @@ class MainWindow(QMainWindow):
         self.closing = True  # readings already queued must not reach a closing match log
         self.table_bridge.shutdown()
         super().closeEvent(event)
-
-
-def part_size(record: HandRecord, ref: TileRef) -> int:
-    """How many tiles the part of the hand that ``ref`` points into holds (-1: none)."""
-    seat = record.seats[ref.seat]
-    if ref.part == "melds":
-        return len(seat.melds[ref.meld].tiles) if ref.meld < len(seat.melds) else -1
-    return len(seat.concealed if ref.part == "concealed" else seat.flowers)
-
-
-def tile_at(record: HandRecord, ref: TileRef) -> int | None:
-    """The tile a hand record holds at ``ref``, or None when it has no such place."""
-    try:
-        seat = record.seats[ref.seat]
-        if ref.part == "concealed":
-            return seat.concealed[ref.index]
-        if ref.part == "flowers":
-            return seat.flowers[ref.index]
-        if ref.part == "melds":
-            return seat.melds[ref.meld].tiles[ref.index]
-    except IndexError:
-        return None
-    return None
 
 
 def screenshot(window: QMainWindow, path: Path, delay_ms: int = 0) -> None:
