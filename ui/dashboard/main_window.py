@@ -226,7 +226,7 @@ class MainWindow(QMainWindow):
                 self.match_panel.add_roll(int(a), int(b))
             elif event.type == "win":
                 winner = event.data["seats"][0]
-                state = result.hands[winner] if winner < len(result.hands) else None
+                state = result.hands[winner]  # the stable state the win was seen in
                 key = None if state is None else (winner, state.key)
                 if key is not None and key == self.confirmed_showdown:
                     # the showdown just logged, seen again (a looping video, a camera glitch)
