@@ -152,31 +152,22 @@ def default_threads() -> int:
 
 
 class OnnxModel:
-    """One onnxruntime session with its metadata, threads set for a small laptop CPU."""
+    """One inference session with its metadata, threads set for a small laptop CPU; the
+    backend (onnxruntime or OpenVINO) is chosen by :func:`vision.backends.resolve_backend`."""
 
-    def __init__(self, path: str | os.PathLike[str], threads: int | None = None) -> None:
-        import onnxruntime as ort
+    def __init__(self, path: str | os.PathLike[str], threads: int | None = None,
+                 backend: str | None = None) -> None:
+        from vision.backends import open_session, resolve_backend
 
         threads = default_threads() if threads is None else threads
+        self.backend = resolve_backend(backend)
         self.path = Path(path)
         if not self.path.is_file():
             raise FileNotFoundError(f"no model file at {self.path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = max(1, threads)
-        opts.inter_op_num_threads = 1
-        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        try:
-            self.session = ort.InferenceSession(str(self.path), opts,
-                                                providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own types for a bad file
-            raise ValueError(f"{self.path}: not a loadable ONNX model ({exc})") from None
-        self.meta = dict(self.session.get_modelmeta().custom_metadata_map)
-        inp = self.session.get_inputs()[0]
-        self.input_name = inp.name
-        self.input_shape = list(inp.shape)
+        self.session, self.meta, self.input_name, self.input_shape = open_session(
+            self.path, self.backend, max(1, threads))
         if len(self.input_shape) != 4:
-            raise ValueError(f"{self.path}: expected a 4-D image input, got {inp.shape}")
+            raise ValueError(f"{self.path}: expected a 4-D image input, got {self.input_shape}")
         self.names = parse_names(self.meta.get("names"), str(self.path))
         self.classes: ClassMap = class_map(self.names, str(self.path))
         self.imgsz = self._imgsz()
@@ -234,8 +225,9 @@ class Detector:
         iou: NMS overlap above which the weaker box is dropped (class-agnostic: one tile,
             one box).
         topk: class alternatives kept per tile.
-        threads: onnxruntime intra-op threads; default :func:`default_threads` (2 suits a
-            2-core laptop).
+        threads: inference threads; default :func:`default_threads` (2 suits a 2-core laptop).
+        backend: ``onnxruntime``, ``openvino`` or ``auto`` (OpenVINO when installed); default
+            ``$MJTABLE_BACKEND`` or ``auto`` (see :mod:`vision.backends`).
         imgsz: detector input size (square), or ``"auto"``. A model exported with free height
             and width (``mjtable export --dynamic``) runs at any multiple of 32: 960
             (``TABLE_SIZE``) suits a whole table in a 1080p frame (a tile ~1/40 of the width
@@ -260,10 +252,10 @@ class Detector:
                  iou: float = 0.5, topk: int = 5, threads: int | None = None,
                  max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True,
                  imgsz: int | str | None = None, stills: bool = False,
-                 grey: bool = False) -> None:
+                 grey: bool = False, backend: str | None = None) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
-        self.det = OnnxModel(detector, threads)
+        self.det = OnnxModel(detector, threads, backend)
         self.candidates: tuple[int, ...] = (self.det.imgsz[0],)  # what "auto" chooses from
         if imgsz in (None, "auto"):
             if self.det.dynamic and self.det.imgsz[0] < TABLE_SIZE:
@@ -287,10 +279,10 @@ class Detector:
                 raise FileNotFoundError(
                     f"{self.det.path} finds coarse classes {', '.join(self.det.names)} and needs "
                     f"the crop classifier, but {where}")
-            self.cls = OnnxModel(classifier, threads)
+            self.cls = OnnxModel(classifier, threads, backend)
         self.dice: OnnxModel | None = None
         if dice is not None:
-            self.dice = OnnxModel(dice, threads)
+            self.dice = OnnxModel(dice, threads, backend)
             if self.dice.meta.get("task") != "classify" or \
                     any(c != DIE_CLASS for c in self.dice.classes.class_id):
                 raise ValueError(f"{self.dice.path}: not a die-face classifier (names "
@@ -313,7 +305,7 @@ class Detector:
             if model is not None:
                 parts.append(f"{model.path.name} ({len(model.names)} classes, "
                              f"{model.imgsz[1]}x{model.imgsz[0]})")
-        return " + ".join(parts)
+        return " + ".join(parts) + f" on {self.det.backend}"
 
     def detect(self, image: np.ndarray, conf: float | None = None) -> TileDetections:
         """Everything found in one BGR uint8 image (H, W, 3); ``conf`` overrides the threshold

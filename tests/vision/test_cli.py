@@ -98,3 +98,25 @@ def test_watch_prints_json_events(models: Path, tmp_path: Path, capsys) -> None:
                         "message": f"folder {tmp_path} opened"}
     assert all("type" in x for x in lines)
     assert "3 frames" in captured.err
+
+
+def test_backend_choice(models: Path, tmp_path: Path, capsys,
+                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--backend`` on detect: each installed backend gives the same JSON; one that is not
+    installed, or unknown, is one line and exit 2."""
+    from vision.backends import openvino_installed
+
+    img = tmp_path / "a.png"
+    cv2.imwrite(str(img), np.zeros((720, 1280, 3), np.uint8))
+    outs = []
+    for backend in ("onnxruntime", "openvino") if openvino_installed() else ("onnxruntime",):
+        assert main(["detect", "--json", "--backend", backend, "--models", str(models),
+                     str(img)]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert all(o == outs[0] for o in outs) and len(outs[0]["detections"]) == 2
+    assert main(["detect", "--backend", "tensorrt", str(img)]) == 2
+    assert "invalid choice: 'tensorrt'" in capsys.readouterr().err
+    monkeypatch.setattr("vision.backends.openvino_installed", lambda: False)
+    assert main(["detect", "--backend", "openvino", "--models", str(models), str(img)]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'mjtable[openvino]'" in err and len(err.strip().splitlines()) == 1

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from ui.commands._numbers import CONFIDENCE, PIXELS, THREADS, number
+from ui.commands.read import add_backend
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,11 +39,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "table reading, as `detect --conf` (default 0.25)")
     p.add_argument("--limit", type=number(int, 1, 10**9),
                    help="only N images or scenes, evenly spaced by name")
-    p.add_argument("--threads", type=THREADS, help="onnxruntime threads (default 2, or "
+    p.add_argument("--threads", type=THREADS, help="inference threads (default 2, or "
                    "$MJTABLE_THREADS)")
     p.add_argument("--imgsz", type=PIXELS,
                    help="run our detectors at this input size instead of the automatic choice "
                         "(a --dynamic export; the reference keeps its own)")
+    add_backend(p)
     p.add_argument("--brief", action="store_true", help="no per-class table")
     p.set_defaults(func=run)
 
@@ -78,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
         scenes = load_scenes(args.tables, args.limit)
         print(f"{args.tables}: {len(scenes)} table scenes")
         for spec, label, _ in specs:
-            detector = load_model(spec, args.threads, args.imgsz, args.conf)
+            detector = load_model(spec, args.threads, args.imgsz, args.conf,
+                                  backend=args.backend)
             score, seconds = evaluate_tables(detector, scenes, args.ruleset)
             print(format_tables(score, label, seconds))
         return 0
@@ -92,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.data}: {len(data)} images, {sum(len(d.gt.names) for d in data)} labeled objects")
     for spec, label, reference in specs:
         size = None if reference else args.imgsz
-        detector = load_model(spec, args.threads, size, args.conf, grey=reference)
+        detector = load_model(spec, args.threads, size, args.conf, grey=reference,
+                              backend=args.backend)
         print(format_report(evaluate(detector, data, label), per_class=not args.brief))
     return 0

@@ -53,6 +53,14 @@ def add_detect_size(p: argparse.ArgumentParser) -> None:
                         "table, 320 for a close-up; needs a --dynamic export")
 
 
+def add_backend(p: argparse.ArgumentParser) -> None:
+    """``--backend``: the inference backend, as :func:`vision.backends.resolve_backend` takes."""
+    p.add_argument("--backend", choices=("auto", "onnxruntime", "openvino"), default=None,
+                   help="inference backend: 'auto' (default, or $MJTABLE_BACKEND: OpenVINO when "
+                        "the openvino package is installed, pip install 'mjtable[openvino]'; "
+                        "else onnxruntime), 'onnxruntime' or 'openvino'")
+
+
 def calibration_of(args: argparse.Namespace) -> tuple[list[list[float]] | None, int]:
     """Corners and bottom seat from --calibration, --corners and --bottom-seat."""
     corners, bottom = args.corners, args.bottom_seat
@@ -90,6 +98,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "tiles, waits, dice and notes as one JSON object")
     p.add_argument("--models", type=Path, help="folder holding the models")
     add_detect_size(p)
+    add_backend(p)
     p.add_argument("--conf", type=CONFIDENCE, default=0.25,
                    help="minimum confidence (default 0.25)")
     p.set_defaults(func=run)
@@ -109,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
                            f"{', '.join(known_rulesets())}")
     corners, bottom_seat = calibration_of(args)
     image = load_image(args.image)
-    detector = load_detector(args.models, conf=args.conf, imgsz=args.detect_size, stills=True)
+    detector = load_detector(args.models, conf=args.conf, imgsz=args.detect_size, stills=True,
+                             backend=args.backend)
     reading = read_image(image, detector, ruleset=args.ruleset, corners=corners,
                          bottom_seat=bottom_seat,
                          dealer=args.dealer, winner=args.winner, by=args.by,

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from ui.commands._numbers import MATCH_ID, SEAT, number
+from ui.commands.read import add_backend
 from ui.errors import CommandError
 
 
@@ -35,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="save every confirmed camera showdown (frame, corrected tiles) as a "
                         "labeled example in DIR, for 'mjtable dataset import examples' "
                         "(default: off)")
+    add_backend(p)
     p.add_argument("--tab", action="append", default=[], choices=("score", "match", "table"),
                    help="with --screenshot: grab this tab as PATH-TAB.png (repeatable)")
     p.add_argument("--screenshot", type=Path, help="save the window as PNG, then exit")
@@ -50,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
     from ui.dashboard.app import run as run_app
     from ui.dashboard.i18n import system_language
 
+    if args.backend is not None:  # the camera thread loads the models: it reads this
+        from vision.backends import resolve_backend
+
+        os.environ["MJTABLE_BACKEND"] = resolve_backend(args.backend)
     if args.hand is not None and not args.hand.is_file():
         raise CommandError(f"--hand {args.hand}: no such file")
     if args.models is not None and not (args.models / "detector.onnx").is_file():

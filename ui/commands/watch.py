@@ -9,7 +9,12 @@ import time
 from pathlib import Path
 
 from ui.commands._numbers import SEAT, number
-from ui.commands.read import add_calibration_options, add_detect_size, calibration_of
+from ui.commands.read import (
+    add_backend,
+    add_calibration_options,
+    add_detect_size,
+    calibration_of,
+)
 from ui.errors import CommandError
 
 
@@ -30,6 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-frames", type=number(int, 1, 10**12), help="stop after this many frames")
     p.add_argument("--models", type=Path, help="folder holding the models")
     add_detect_size(p)
+    add_backend(p)
     p.set_defaults(func=run)
 
 
@@ -39,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.pipeline import Pipeline
 
     corners, bottom_seat = calibration_of(args)
-    detector = load_detector(args.models, imgsz=args.detect_size)
+    detector = load_detector(args.models, imgsz=args.detect_size, backend=args.backend)
     pipe = Pipeline(args.source, detector, ruleset=args.ruleset, dealer=args.dealer,
                     corners=corners, bottom_seat=bottom_seat,
                     stable_frames=args.stable,
