@@ -311,6 +311,11 @@ class Detector:
         """Everything found in one BGR uint8 image (H, W, 3); ``conf`` overrides the threshold
         of the boxes returned (``mjtable eval`` asks for low-scoring ones too, for mAP)."""
         dets = self.last_found = self.find(image, conf)
+        return self.name(image, dets)
+
+    def name(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
+        """What the detection stage found, named: coarse tiles by the crop classifier (in
+        batches), die faces by the die classifier and by their pips."""
         if self.cls is not None:
             dets = self.classify(image, dets)
         if self.dice is not None:
@@ -339,9 +344,14 @@ class Detector:
     def _find(self, image: np.ndarray, size: int, conf: float) -> TileDetections:
         self.det.resize(size)
         self.size_used = size
-        shape = rect_shape(image.shape[:2], size) if self.det.dynamic else self.det.imgsz
-        boxed, lb = letterbox(image, shape, 0 if self.grey else LETTERBOX_FILL)
+        boxed, lb = self.model_input(image, size)
         return self.decode(self.det.run(to_tensor([boxed])), lb, conf)
+
+    def model_input(self, image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+        """The letterboxed detector input of a frame (already grey when ``grey``) at ``size``:
+        a stride-aligned rectangle for a dynamic model, its fixed shape otherwise."""
+        shape = rect_shape(image.shape[:2], size) if self.det.dynamic else self.det.imgsz
+        return letterbox(image, shape, 0 if self.grey else LETTERBOX_FILL)
 
     def _choose_size(self, image: np.ndarray, dets: TileDetections,
                      conf: float) -> TileDetections:

@@ -29,6 +29,7 @@ from vision.capture import (
     check_image,
     open_capture,
 )
+from vision.changes import ChangeTracker
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import TableCalibration, TableLayout, TableReading, read_table
@@ -85,6 +86,9 @@ class Pipeline:
         motion: mean grey-level change (0..255) below which a frame counts as unchanged.
         settle: while the picture keeps changing from frame to frame (hands over the table),
             wait for it to settle before running the models again (at most SETTLE_WAIT s).
+        changes: analyse only where the picture changed (:mod:`vision.changes`), not the
+            whole frame whenever its mean changed by ``motion``; a negative ``motion``
+            analyses every frame whole either way.
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
@@ -94,7 +98,7 @@ class Pipeline:
                  corners: Sequence[Sequence[float]] | None = None, bottom_seat: int = 0,
                  stable_frames: int = 5,
                  motion: float = 1.5, settle: bool = True, layout: TableLayout | None = None,
-                 capture_options: dict[str, Any] | None = None) -> None:
+                 capture_options: dict[str, Any] | None = None, changes: bool = True) -> None:
         if detector is None:
             from vision.detector import load_detector
 
@@ -107,6 +111,7 @@ class Pipeline:
         self.bottom_seat = bottom_seat
         self.layout = layout
         self.motion = motion
+        self.changes = ChangeTracker() if changes and motion >= 0 else None
         self.stability = Stabilizer(stable_frames)
         self.calibration: TableCalibration | None = None
         self._source = source
@@ -206,8 +211,10 @@ class Pipeline:
             self._moving_since = None
         elif self._moving_since is None:
             self._moving_since = frame.timestamp
+        change = self.changes.compare(image) if self.changes is not None else None
         unchanged = (self._last_thumb is not None
-                     and float(np.abs(thumb - self._last_thumb).mean()) < self.motion)
+                     and float(np.abs(thumb - self._last_thumb).mean()) < self.motion
+                     if change is None else self._last_dets is not None and change.none)
         # while hands move over the table nothing can be read reliably: keep the last
         # detections until the picture settles (or has moved for SETTLE_WAIT seconds)
         waiting = (moving and self._moving_since is not None
@@ -216,7 +223,8 @@ class Pipeline:
         if reused:
             dets = self._last_dets
         else:
-            dets = self.detector.detect(image)
+            dets = self.detector.detect(image) if change is None else \
+                self.changes.detect(self.detector, image, change)  # type: ignore[union-attr]
             self._last_dets, self._last_thumb = dets, thumb
             if moving:  # read anyway after a long motion: wait another SETTLE_WAIT from here
                 self._moving_since = frame.timestamp
