@@ -1,6 +1,7 @@
 """The product's eyes: camera frames to tiles, dice, seats, hand records and events.
 
-Runs on onnxruntime + OpenCV + numpy only and imports ``scoring``; no Qt. Importing this package
+Runs on onnxruntime (or OpenVINO, the ``openvino`` extra: ``vision.backends``) + OpenCV + numpy
+and imports ``scoring``; no Qt. Importing this package
 is cheap: the names below load their module on first use.
 
 The API the dashboard uses::
@@ -29,6 +30,11 @@ The API the dashboard uses::
   (coarse detector + batched crop classifier), read from the ONNX metadata; returns
   :class:`TileDetections` in original-image pixels. ``load_detector(stills=True)`` for unrelated
   photos (each chooses its own input size); the default suits the frames of one camera.
+  ``backend="onnxruntime"|"openvino"|"auto"`` (default ``$MJTABLE_BACKEND`` or auto: OpenVINO
+  when installed).
+- :class:`Pipeline` analyses only where the picture changed (``vision.changes``: a change mask,
+  the detector on windows around the changes, the other boxes kept with their classes);
+  ``Pipeline(motion=-1)`` analyses every frame in full.
 - :func:`read_image` (``vision.reading``): one photo to a validated hand record, with the tiles a
   repair changed, waits per seat and the dice.
 - :class:`TableCalibration` / :func:`find_table_corners` (``vision.geometry``): the table's
