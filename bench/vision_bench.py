@@ -5,10 +5,11 @@ Run: ``python bench/vision_bench.py [--models DIR] [--reference PATH] [--repeat 
 - the load (``os.getloadavg``) and cores: other work on a 2-core machine halves these figures,
   so read the ratios, which come from the same run;
 - ``detector_ms_median[backend=B, input=WxH, threads=T]``: the whole ``Detector.detect``
-  (letterbox, inference, decoding, NMS, crop and die classification) on the bundled 1920x1080
-  photos, median over photos x repeats, for each installed backend at the whole-table size
-  (960, a 960x544 input) with 1 and 2 threads, and onnxruntime on the square 960x960 input that
-  was run before the rectangular letterbox (``whole_table_speedup``: that / each);
+  (letterbox, inference, decoding, NMS, crop and die classification; in brackets the detection
+  stage alone, ``Detector.find``) on the bundled 1920x1080 photos, median over photos x
+  repeats, for each installed backend at the whole-table size (960, a 960x544 input) with 1 and
+  2 threads, and onnxruntime on the square 960x960 input that was run before the rectangular
+  letterbox (``whole_table_speedup``: that / each);
 - the ``mahjong-detector`` reference (its YOLO11n at 640, grey input) on the same photos, when
   found (an installed ``mahjong_detector`` package, ``--reference`` or
   ``$MAHJONG_DETECTOR_ONNX``; ``pip download --no-deps mahjong-detector`` and unzip the wheel);
@@ -67,14 +68,16 @@ def reference_model(path: str | None) -> Path | None:
     return None
 
 
-def latency_ms(detector: Detector, images: list, repeat: int) -> float:
-    for image in images:
-        detector.detect(image)  # warm-up: first runs allocate (and OpenVINO compiles)
+def latency_ms(detector: Detector, images: list, repeat: int, stage: str = "detect") -> float:
+    """Median ms of ``Detector.detect`` (or of ``find``, the detection stage alone)."""
+    run = getattr(detector, stage)
+    for image in images * 2:
+        run(image)  # warm-up: first runs allocate (and OpenVINO compiles shapes seen twice)
     times = []
     for _ in range(repeat):
         for image in images:
             t0 = time.perf_counter()
-            detector.detect(image)
+            run(image)
             times.append((time.perf_counter() - t0) * 1000)
     return statistics.median(times)
 
@@ -224,19 +227,26 @@ def main() -> int:
           + ("" if openvino_installed() else " (openvino not installed: pip install "
              "'mjtable[openvino]')"))
     square = load_detector(models, threads=2, imgsz=960, backend="onnxruntime")
-    base = latency_ms(square, [squared(i) for i in images], args.repeat)
+    boxed = [squared(i) for i in images]
+    base = latency_ms(square, boxed, args.repeat)
+    base_find = latency_ms(square, boxed, args.repeat, "find")
     print(f"detector_ms_median[backend=onnxruntime, input=960x960 square, threads=2]: "
-          f"{base:.1f}  (before the rectangular letterbox; {square.describe()})")
+          f"{base:.1f} ({base_find:.1f} the detection stage alone)  (before the rectangular "
+          f"letterbox; {square.describe()})")
     whole: dict[tuple[str, int], float] = {}
+    stage: dict[tuple[str, int], float] = {}
     for backend in backends:
         for threads in (1, 2):
             det = load_detector(models, threads=threads, imgsz=960, backend=backend)
             whole[backend, threads] = latency_ms(det, images, args.repeat)
+            stage[backend, threads] = latency_ms(det, images, args.repeat, "find")
             print(f"detector_ms_median[backend={backend}, input=960x544, threads={threads}]: "
-                  f"{whole[backend, threads]:.1f}")
-    for (backend, threads), ms in whole.items():
-        print(f"whole_table_speedup[backend={backend}, threads={threads}] vs square 960 "
-              f"onnxruntime: {base / ms:.2f}x  (goal >= 2x)")
+                  f"{whole[backend, threads]:.1f} ({stage[backend, threads]:.1f} the detection "
+                  "stage alone)")
+    for key, ms in whole.items():
+        print(f"whole_table_speedup[backend={key[0]}, threads={key[1]}] vs square 960 "
+              f"onnxruntime: {base / ms:.2f}x with the classifiers, "
+              f"{base_find / stage[key]:.2f}x the detection stage  (goal >= 2x)")
     ref = reference_model(args.reference)
     if ref is None:
         print("mahjong-detector: not found (pip download --no-deps mahjong-detector; unzip; "
