@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections import Counter
+import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 BACKENDS = ("onnxruntime", "openvino")
-STATIC_SHAPES = 6  # input shapes OpenVINO compiles for exactly (a frame's, a crop batch's...)
+STATIC_SHAPES = 4  # input shapes OpenVINO compiles for exactly (a camera frame's, ...)
+STATIC_MIN_SECONDS = 0.03  # a run this long on the any-shape compile earns its own (~0.5 s)
 
 
 def openvino_installed() -> bool:
@@ -72,10 +73,11 @@ class OpenVinoSession:
     """An ONNX model on OpenVINO's CPU plugin, answering ``run(None, {name: tensor})`` like an
     onnxruntime session.
 
-    A model with free input dimensions is compiled once as it is (any shape runs) and again for
-    exactly each shape that comes back (up to ``STATIC_SHAPES``): a fixed shape runs about 1.5x
-    faster, and a camera's frames all have one shape, so only the first frame waits for a
-    compile that a one-off shape (a single changed region) would waste.
+    A model with free input dimensions is compiled once as it is (any shape runs), and again
+    for exactly a shape that comes back after a run that took ``STATIC_MIN_SECONDS`` or more
+    (up to ``STATIC_SHAPES``): a camera's whole frames all have one shape and run faster so,
+    while a compile (about 0.5 s, a stall of the frame that waits for it) would be wasted on
+    a one-off shape (a changed region's window) or a quick one (a few crops).
     """
 
     def __init__(self, path: Path, threads: int) -> None:
@@ -103,7 +105,7 @@ class OpenVinoSession:
             d.get_length() if d.is_static else f"dim{i}" for i, d in enumerate(shape)]
         self._any: Any = None  # the compile that takes any shape
         self._exact: dict[tuple[int, ...], Any] = {}
-        self._seen: Counter[tuple[int, ...]] = Counter()
+        self._slow: set[tuple[int, ...]] = set()  # shapes whose any-shape run was slow
 
     def _compile(self, shape: tuple[int, ...] | None) -> Any:
         model = self.model
@@ -119,9 +121,8 @@ class OpenVinoSession:
         request = self._exact.get(shape)
         if request is not None:
             return request
-        self._seen[shape] += 1
         static = self.model.inputs[0].get_partial_shape().is_static
-        if static or (self._seen[shape] >= 2 and len(self._exact) < STATIC_SHAPES):
+        if static or (shape in self._slow and len(self._exact) < STATIC_SHAPES):
             request = self._exact[shape] = self._compile(shape)
             return request
         if self._any is None:
@@ -131,10 +132,14 @@ class OpenVinoSession:
     def run(self, names: Any, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         (tensor,) = feeds.values()
         tensor = np.ascontiguousarray(tensor, dtype=np.float32)
-        request = self._request(tuple(tensor.shape))
+        shape = tuple(tensor.shape)
+        request = self._request(shape)
+        start = time.perf_counter()
         try:
             out = request.infer({0: tensor})
         except Exception as exc:  # a shape the model cannot take, as onnxruntime's errors
             raise ValueError(f"{self.path}: OpenVINO cannot run a {tensor.shape} input "
                              f"({exc})") from None
+        if request is self._any and time.perf_counter() - start >= STATIC_MIN_SECONDS:
+            self._slow.add(shape)
         return [np.array(out[i]) for i in range(len(out))]  # copies: the request reuses them
