@@ -90,7 +90,7 @@ def squared(image: np.ndarray) -> np.ndarray:
                               value=(LETTERBOX_FILL,) * 3)
 
 
-def video_run(detector: Detector, motion: float) -> tuple[float, int, list, list[float]]:
+def video_run(detector: Detector, motion: float) -> tuple[float, int, list, list]:
     """The bundled video through the whole ``Pipeline``: ``motion`` 1.5 analyses only what
     changed (vision/changes.py), -1 every frame in full. (fps, frames, events, per frame:
     (index, ms, reused))."""

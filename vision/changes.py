@@ -57,9 +57,6 @@ class ChangeTracker:
         self.last_windows: list[tuple[int, int, int, int]] = []  # detector-input px
         self._grey: np.ndarray | None = None
 
-    def reset(self) -> None:
-        self.reference, self.dets = None, None
-
     def compare(self, image: np.ndarray) -> Change:
         """The regions of a BGR frame that differ from the kept picture."""
         h, w = image.shape[:2]
@@ -68,10 +65,10 @@ class ChangeTracker:
         self._grey = grey
         if self.reference is None or self.dets is None or self.reference.shape != grey.shape:
             return Change(whole=True)
-        mask = (cv2.absdiff(grey, self.reference) >= LEVEL).astype(np.uint8)
-        if not mask.any():
+        changed = (cv2.absdiff(grey, self.reference) >= LEVEL).astype(np.uint8)
+        if not changed.any():
             return Change()
-        mask = cv2.dilate(mask, np.ones((2 * DILATE + 1,) * 2, np.uint8))
+        mask = cv2.dilate(changed, np.ones((2 * DILATE + 1,) * 2, np.uint8))
         if mask.mean() > WHOLE_SHARE:
             return Change(whole=True)
         _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -163,8 +160,9 @@ def _touches(xyxy: np.ndarray, regions: np.ndarray) -> np.ndarray:
     if not len(xyxy) or not len(regions):
         return np.zeros(len(xyxy), bool)
     a, b = xyxy[:, None, :], regions[None, :, :]
-    return ((a[..., 0] < b[..., 2]) & (a[..., 2] > b[..., 0]) &
-            (a[..., 1] < b[..., 3]) & (a[..., 3] > b[..., 1])).any(axis=1)
+    overlap = ((a[..., 0] < b[..., 2]) & (a[..., 2] > b[..., 0]) &
+               (a[..., 1] < b[..., 3]) & (a[..., 3] > b[..., 1]))
+    return np.asarray(overlap.any(axis=1))
 
 
 def _merge_overlapping(boxes: list[list[int]]) -> list[tuple[int, int, int, int]]:
