@@ -10,6 +10,9 @@ Run: ``python bench/vision_bench.py [--models DIR] [--reference PATH] [--repeat 
   repeats, for each installed backend at the whole-table size (960, a 960x544 input) with 1 and
   2 threads, and onnxruntime on the square 960x960 input that was run before the rectangular
   letterbox (``whole_table_speedup``: that / each);
+- ``session_options_ms``: the detector's inference alone under the options weighed for two
+  cores (onnxruntime threads spinning or sleeping; OpenVINO any-shape or exact-shape compile,
+  float32 or bfloat16);
 - the ``mahjong-detector`` reference (its YOLO11n at 640, grey input) on the same photos, when
   found (an installed ``mahjong_detector`` package, ``--reference`` or
   ``$MAHJONG_DETECTOR_ONNX``; ``pip download --no-deps mahjong-detector`` and unzip the wheel);
@@ -88,6 +91,59 @@ def squared(image: np.ndarray) -> np.ndarray:
     h, w = image.shape[:2]
     return cv2.copyMakeBorder(image, 0, max(0, w - h), 0, max(0, h - w), cv2.BORDER_CONSTANT,
                               value=(LETTERBOX_FILL,) * 3)
+
+
+def session_options(models: Path, repeat: int) -> list[str]:
+    """The detector's inference alone on a 960x544 input under the session options weighed
+    for a 2-core machine: onnxruntime's idle threads spinning (its default) or sleeping (ours);
+    OpenVINO compiled for any shape or for exactly this one, and in bfloat16 (faster on a CPU
+    that has it, but it moves boxes, so it is not used)."""
+    import onnxruntime as ort
+
+    x = np.random.default_rng(0).random((1, 3, 544, 960), dtype=np.float32)
+
+    def ms(run: object) -> float:
+        for _ in range(2):
+            run(x)  # type: ignore[operator]
+        times = []
+        for _ in range(max(3, repeat)):
+            t0 = time.perf_counter()
+            run(x)  # type: ignore[operator]
+            times.append((time.perf_counter() - t0) * 1000)
+        return statistics.median(times)
+
+    path = str(models / "detector.onnx")
+    out = []
+    for threads in (1, 2):
+        row = []
+        for spin in ("1", "0"):
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads, opts.inter_op_num_threads = threads, 1
+            opts.add_session_config_entry("session.intra_op.allow_spinning", spin)
+            sess = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+            row.append(f"{'spinning' if spin == '1' else 'sleeping (ours)'} "
+                       f"{ms(lambda a, s=sess: s.run(None, {'images': a})):.1f}")
+        out.append(f"onnxruntime, threads={threads}: " + ", ".join(row))
+        if openvino_installed():
+            import openvino as ov
+
+            core = ov.Core()
+            config = {"INFERENCE_NUM_THREADS": threads, "NUM_STREAMS": 1,
+                      "PERFORMANCE_HINT": "LATENCY", "ENABLE_CPU_PINNING": False,
+                      "INFERENCE_PRECISION_HINT": "f32"}
+            model = core.read_model(path)
+            row = []
+            for label, shape, precision in (("any shape", None, "f32"),
+                                            ("exact shape", x.shape, "f32"),
+                                            ("exact shape bf16", x.shape, "bf16")):
+                m = model.clone()
+                if shape is not None:
+                    m.reshape({0: list(shape)})
+                req = core.compile_model(m, "CPU", dict(config, INFERENCE_PRECISION_HINT=precision)
+                                         ).create_infer_request()
+                row.append(f"{label} {ms(lambda a, r=req: r.infer({0: a})):.1f}")
+            out.append(f"openvino, threads={threads}, unpinned: " + ", ".join(row))
+    return out
 
 
 def video_run(detector: Detector, motion: float) -> tuple[float, int, list, list]:
@@ -247,6 +303,8 @@ def main() -> int:
         print(f"whole_table_speedup[backend={key[0]}, threads={key[1]}] vs square 960 "
               f"onnxruntime: {base / ms:.2f}x with the classifiers, "
               f"{base_find / stage[key]:.2f}x the detection stage  (goal >= 2x)")
+    for line in session_options(models, args.repeat):
+        print(f"session_options_ms[detector inference, 960x544]: {line}")
     ref = reference_model(args.reference)
     if ref is None:
         print("mahjong-detector: not found (pip download --no-deps mahjong-detector; unzip; "
