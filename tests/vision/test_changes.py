@@ -133,3 +133,25 @@ def test_bundled_video_dice_as_full_analysis() -> None:
     masked = dice(Pipeline(video, load_detector(), ruleset="shanghai", settle=False))
     full = dice(Pipeline(video, load_detector(), ruleset="shanghai", motion=-1))
     assert masked == full and len(full) >= 4
+
+
+@shipped
+@pytest.mark.slow
+def test_windows_find_what_the_whole_frame_finds() -> None:
+    """After each change of the clip, the kept boxes plus those found in the windows are the
+    boxes of a whole-frame pass: same number, same classes, within 2 px (the window's edge is
+    the model's only other context)."""
+    from vision.detector import box_iou
+
+    clip = local_change_clip()
+    tracker, masked, full = ChangeTracker(), load_detector(), load_detector()
+    for i in (0, 7, 14):
+        frame = clip.frames[i]
+        got = tracker.detect(masked, frame, tracker.compare(frame))
+        want = full.detect(frame)
+        assert len(got) == len(want) > 100
+        match = box_iou(want.xyxy, got.xyxy).argmax(axis=1)
+        assert sorted(match.tolist()) == list(range(len(got)))
+        assert np.array_equal(want.class_id, got.class_id[match])
+        np.testing.assert_allclose(want.xyxy, got.xyxy[match], atol=2.0)
+    assert tracker.passes == {"whole": 1, "windows": 2}
