@@ -26,7 +26,7 @@ from scoring.tiles import DIE_CLASS
 from vision.detections import TileDetections
 from vision.labels import ClassMap, class_map, parse_names
 
-DEFAULT_THREADS = 2  # a 2-core laptop; ``MJTABLE_THREADS`` overrides (1 wins on a busy CPU)
+DEFAULT_THREADS = 2  # a 2-core laptop (idle threads sleep, so 2 do not lose to 1 on a busy CPU)
 LETTERBOX_FILL = 114
 STRIDE = 32  # the detector's input sides are multiples of its largest stride
 CLASSIFIER_BATCH = 32
