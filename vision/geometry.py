@@ -115,6 +115,11 @@ class TableCalibration:
         norm = np.array([[1 / r, 0, -width / 2 / r], [0, 1 / r, -height / 2 / r], [0, 0, 1]])
         h = persp @ norm
         pts = cv2.perspectiveTransform(c.reshape(-1, 1, 2), h).reshape(-1, 2)
+        turn = _row_angle(pts)  # a table turned under the camera: square its rows first
+        ct, st = np.cos(-turn), np.sin(-turn)
+        unturn = np.array([[ct, -st, 0], [st, ct, 0], [0, 0, 1]])
+        h = unturn @ h
+        pts = pts @ unturn[:2, :2].T
         lo, hi = np.percentile(pts, [2, 98], axis=0)
         span = np.maximum(hi - lo, 1e-6)
         centre = (lo + hi) / 2
@@ -138,6 +143,23 @@ class TableCalibration:
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
 
+
+def _row_angle(pts: np.ndarray) -> float:
+    """How far the table is turned from the picture's axes (radians, within +-45 degrees),
+    from the rows its tiles lie in: each tile's nearest neighbour lies along its row (or
+    across it, a quarter turn away), so the step to it, its angle taken four times over,
+    averages to the rows' direction whichever sides of the table are in view."""
+    if len(pts) < 8:
+        return 0.0
+    diff = pts[:, None, :] - pts[None, :, :]
+    dist = np.einsum("ijk,ijk->ij", diff, diff)
+    np.fill_diagonal(dist, np.inf)
+    step = diff[np.arange(len(pts)), np.argmin(dist, axis=1)]
+    ang = 4 * np.arctan2(step[:, 1], step[:, 0])
+    s, c = float(np.sin(ang).sum()), float(np.cos(ang).sum())
+    if np.hypot(s, c) < 0.3 * len(pts):  # no agreement: no rows to go by
+        return 0.0
+    return float(np.arctan2(s, c) / 4)
 
 def find_table_corners(image: np.ndarray, min_area: float = 0.2) -> np.ndarray | None:
     """The table top as the largest convex four-sided region covering at least ``min_area`` of

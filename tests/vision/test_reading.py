@@ -203,3 +203,20 @@ def test_live_liaoyang_win_uses_the_indicator_like_a_photo() -> None:
     events = [e for k in range(4) for e in pipe.process(frame, k, float(k)).events]
     assert [e.data["seats"] for e in events if e.type == "win"] == [[0]]
     assert pipe.indicator == parse_tiles("7p")[0]
+
+
+@pytest.mark.parametrize("turn", [-25.0, 18.0])
+def test_a_table_turned_under_the_camera_is_seated_from_its_rows(turn: float) -> None:
+    """No corners found: the tile-based calibration squares the rows before seating, so a
+    table turned 18-25 degrees still gives every seat its own hand, melds and flowers."""
+    a = np.radians(turn)
+    spin = np.array([[np.cos(a), -np.sin(a), 540], [np.sin(a), np.cos(a), 540], [0, 0, 1]])
+    camera = spin @ np.array([[1, 0, -540], [0, 1, -540], [0, 0, 1]]) @ top_down()
+    dets, _ = detections(SHOWDOWN, camera)
+    table = read_table(dets, TableCalibration.from_tiles(dets, 1080, 1080))
+    s0, s1, s2, s3 = table.seats
+    assert format_tiles(s0.hand) == "123m456p78988sWWW"
+    assert format_tiles(s0.flowers) == "f1f5" and format_tiles(s1.flowers) == "f2"
+    assert [(m.type, format_tiles(m.tiles)) for m in s1.melds] == [("pung", "EEE")]
+    assert s2.hidden == 10 and [m.type for m in s2.melds] == ["chow"]
+    assert [m.type for m in s3.melds] == ["exposed_kong", "concealed_kong", "pung"]

@@ -6,6 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
+from scoring.rulesets.registry import known_rulesets
 from ui.commands._numbers import PIXELS, SEED, THREADS, number
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
@@ -80,6 +81,9 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     syn.add_argument("--showdowns", type=number(float, 0, 1), default=None, metavar="P",
                      help="chance that a table scene is at a showdown, every hand face up "
                           "(default: the game's own, about 0.12)")
+    syn.add_argument("--ruleset", choices=known_rulesets(), default=None,
+                     help="make each showdown winner's hand a win under these rules and name "
+                          "them in the manifest (default: any complete hand)")
     syn.add_argument("--style", action="append", default=None,
                      help="only these art styles (repeatable; default all available)")
     syn.add_argument("--flat", action="store_true",
@@ -141,7 +145,7 @@ def _synth(args: argparse.Namespace) -> int:
                          class_set=args.classes, workers=args.workers, val_fraction=args.val,
                          overwrite=args.overwrite, flat=args.flat, styles=args.style,
                          progress=not args.quiet, faces=args.faces,
-                         showdowns=args.showdowns)
+                         showdowns=args.showdowns, ruleset=args.ruleset)
     print(summary)
     return 0
 
