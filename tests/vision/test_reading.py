@@ -220,3 +220,25 @@ def test_a_table_turned_under_the_camera_is_seated_from_its_rows(turn: float) ->
     assert [(m.type, format_tiles(m.tiles)) for m in s1.melds] == [("pung", "EEE")]
     assert s2.hidden == 10 and [m.type for m in s2.melds] == ["chow"]
     assert [m.type for m in s3.melds] == ["exposed_kong", "concealed_kong", "pung"]
+
+
+def test_tiles_of_the_next_table_at_the_picture_edge_are_left_out() -> None:
+    """A few tiles of a neighbouring table cut by the picture's right edge: without corners
+    they would pull the guessed centre toward them and hand a corner of the table to the
+    wrong seat; they are read as ``outside``, no seat's."""
+    from vision.detections import TileDetections
+
+    camera = np.array([[0.9, 0, 960], [0, -0.9, 540], [0, 0, 1]], float)  # 1920x1080 frame
+    dets, _ = detections(SHOWDOWN, camera)
+    ys = np.arange(6) * 45.0 + 300
+    next_table = TileDetections(
+        xyxy=np.c_[np.full(6, 1890.0), ys, np.full(6, 1920.0), ys + 40].astype(np.float32),
+        confidence=np.ones(6, np.float32), class_id=np.array(parse_tiles("123456s")[:6]))
+    both = TileDetections.merge([dets, next_table])
+    table = read_table(both, TableCalibration.from_tiles(both, 1920, 1080))
+    assert (table.detections.role[-6:] == "outside").all()
+    assert (table.detections.seat[-6:] == -1).all()
+    s0, s1, s2, s3 = table.seats
+    assert format_tiles(s0.hand) == "123m456p78988sWWW" and format_tiles(s1.flowers) == "f2"
+    assert [(m.type, format_tiles(m.tiles)) for m in s1.melds] == [("pung", "EEE")]
+    assert [m.type for m in s3.melds] == ["exposed_kong", "concealed_kong", "pung"]
