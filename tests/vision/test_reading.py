@@ -241,4 +241,5 @@ def test_tiles_of_the_next_table_at_the_picture_edge_are_left_out() -> None:
     s0, s1, s2, s3 = table.seats
     assert format_tiles(s0.hand) == "123m456p78988sWWW" and format_tiles(s1.flowers) == "f2"
     assert [(m.type, format_tiles(m.tiles)) for m in s1.melds] == [("pung", "EEE")]
+    assert s2.hidden == 10
     assert [m.type for m in s3.melds] == ["exposed_kong", "concealed_kong", "pung"]
