@@ -28,8 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="folder of table scenes with manifests")
     p.add_argument("--ruleset", default="shandong",
                    help="with --tables: the rules a winner's hand is read by, unless a manifest "
-                        "names its own (default shandong: any complete hand, as the generator "
-                        "deals its winners)")
+                        "names its own, as scenes from `dataset synth --ruleset R` do "
+                        "(default shandong)")
     p.add_argument("--reference", type=Path,
                    help="the mahjong-detector model.onnx (default: the installed package's)")
     p.add_argument("--no-reference", action="store_true", help="skip the reference model")
