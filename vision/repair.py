@@ -139,21 +139,23 @@ def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]]
     """
     deadline = time.perf_counter() + time_budget
     must = must_complete or {}
-    slots = _slots(reading)
-    kinds = [s.kind for s in slots]
-    problems = problems_of(kinds, slots, reading, must)
+    first = _slots(reading)
+    problems = problems_of([s.kind for s in first], first, reading, must)
     if not problems:
         return Repair(legal=True)
-    shown = Counter(kinds)
-    for s in reading.seats:
-        for m in s.melds:
-            if m.type == "concealed_kong":
-                shown[m.tiles[0]] += 2
+    # too many copies of a kind, one kind at a time (each its own small question), then the
+    # search for the rest: a whole table read face up can hold more misreads than the search's
+    # few changes, while the winner's hand needs only its own few
+    slots = _fewer_copies(first, reading)
+    kinds = [s.kind for s in slots]
+    shown = _shown(kinds, reading)
     over = {t for t, n in shown.items() if n > (1 if is_flower(t) else 4)}
     relevant = [i for i, s in enumerate(slots)
                 if s.kind in over or (s.where[0] == "hand" and s.where[1] in must)]
     moves = sorted(((c, i, t) for i in relevant for t, c in slots[i].alternatives),
                    key=lambda m: m[0])
+    if not problems_of(kinds, slots, reading, must):
+        return _done(reading, first, kinds, problems)
     if not moves:
         return Repair(legal=False, problems=problems)
     heap: list[tuple[float, tuple[int, ...]]] = [(moves[0][0], (0,))]
@@ -176,13 +178,72 @@ def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]]
             trial[i] = t
         if problems_of(trial, slots, reading, must):
             continue
-        changes = [Change(slots[moves[j][1]].row, slots[moves[j][1]].kind, moves[j][2],
-                          moves[j][0]) for j in combo]
-        _apply(reading, slots, trial)
-        return Repair(legal=True, changes=changes, problems=problems)
+        return _done(reading, first, trial, problems)
     if heap:
         problems = [*problems, "search stopped before a legal reading was found"]
     return Repair(legal=False, problems=problems)
+
+
+def _shown(kinds: Sequence[Tile], reading: TableReading) -> Counter[Tile]:
+    """Copies of each kind on the table (a concealed kong shows 2 faces but holds 4)."""
+    shown = Counter(kinds)
+    for s in reading.seats:
+        for m in s.melds:
+            if m.type == "concealed_kong":
+                shown[m.tiles[0]] += 2
+    return shown
+
+
+def _cost(slot: _Slot, kind: Tile) -> float:
+    return 0.0 if kind == slot.kind else dict(slot.alternatives).get(kind, float("inf"))
+
+
+def _fewer_copies(slots: list[_Slot], reading: TableReading) -> list[_Slot]:
+    """Slots with each kind shown too often brought down to its limit by the cheapest changes
+    to kinds that stay within theirs (tiles in melds keep their set), as new starting kinds."""
+    dets = reading.detections
+    kinds = [s.kind for s in slots]
+    for _ in range(len(slots)):
+        shown = _shown(kinds, reading)
+        limit = {t: 1 if is_flower(t) else 4 for t in shown}
+        over = [t for t, n in shown.items() if n > limit[t]]
+        if not over:
+            break
+        best: tuple[float, int, Tile] | None = None
+        for i, slot in enumerate(slots):
+            if kinds[i] not in over or slot.where[0] == "meld":
+                continue
+            for t, _ in slot.alternatives:
+                if t == kinds[i] or shown.get(t, 0) >= (1 if is_flower(t) else 4):
+                    continue
+                c = _cost(slot, t) - _cost(slot, kinds[i])
+                if best is None or c < best[0]:
+                    best = (c, i, t)
+        if best is None:
+            break
+        kinds[best[1]] = best[2]
+    out = []
+    for slot, k in zip(slots, kinds, strict=True):
+        if k == slot.kind:
+            out.append(slot)
+            continue
+        probs = dict(zip(dets.topk_ids[slot.row].tolist(), dets.topk_probs[slot.row].tolist(),
+                         strict=True))
+        p_now = max(probs.get(k, 1e-9), 1e-9)
+        alts = [(int(t), max(float(np.log(p_now) - np.log(max(p, 1e-9))), 0.0))
+                for t, p in probs.items()
+                if 0 <= t < NUM_TILES and t != k and p > 0 and is_flower(int(t)) == is_flower(k)]
+        out.append(_Slot(slot.row, k, slot.where, alts))
+    return out
+
+
+def _done(reading: TableReading, slots: Sequence[_Slot], kinds: Sequence[Tile],
+          problems: list[str]) -> Repair:
+    """The legal reading ``kinds`` written into ``reading``, its changes from the first."""
+    changes = [Change(s.row, s.kind, k, _cost(s, k)) for s, k in zip(slots, kinds, strict=True)
+               if k != s.kind]
+    _apply(reading, slots, kinds)
+    return Repair(legal=True, changes=changes, problems=problems)
 
 
 def _apply(reading: TableReading, slots: Sequence[_Slot], kinds: Sequence[Tile]) -> None:

@@ -243,3 +243,17 @@ def test_tiles_of_the_next_table_at_the_picture_edge_are_left_out() -> None:
     assert [(m.type, format_tiles(m.tiles)) for m in s1.melds] == [("pung", "EEE")]
     assert s2.hidden == 10
     assert [m.type for m in s3.melds] == ["exposed_kong", "concealed_kong", "pung"]
+
+
+def test_more_misread_copies_than_the_search_changes_still_give_the_win() -> None:
+    """Five of seat 1's discards read as W, eight W on the table with the winner's three: four
+    changes, more than the search's three. Each kind is brought back to its copies on its own
+    first, and the winner's hand, read right, is recorded as the win."""
+    w = parse_tiles("W")[0]
+    misread = dict.fromkeys(range(33, 38), w)  # seat 1's 2s 3s 4s 5s 6s
+    out = read_detections(*_dets(SHOWDOWN, misread), ruleset="shandong", dealer=1)
+    assert out.repair.legal
+    changed = sorted(str(c) for c in out.repair.changes)
+    assert len(changed) == 4 and all(c.startswith("W->") for c in changed)
+    assert out.record["outcome"] == "win" and out.record["wins"][0]["seat"] == 0
+    assert format_tiles(out.table.seats[0].hand) == "123m456p78988sWWW"
