@@ -116,6 +116,24 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     cr.add_argument("--quiet", action="store_true", help="no progress line")
     cr.set_defaults(func=_crops)
 
+    df = sub.add_parser("die-faces", help="die-face classifier crops (train|val/die1..die6) "
+                        "of the dice on 1920x1080 table scenes, at the size a table camera sees")
+    df.add_argument("--out", type=Path, required=True, help="classifier folder to write")
+    df.add_argument("--scenes", type=number(int, 1, 10**7), default=100,
+                    help="how many table scenes (default 100; two dice each)")
+    df.add_argument("--per-die", type=number(int, 1, 100), default=4,
+                    help="jittered crops of each die (default 4)")
+    df.add_argument("--faces", choices=("art", "real", "mix"), default="mix",
+                    help="tile faces, as for synth (default mix)")
+    df.add_argument("--seed", type=SEED, default=0, help="seed; same seed, same dataset")
+    df.add_argument("--val", type=number(float, 0, 1), default=0.2,
+                    help="validation fraction of the scenes (default 0.2)")
+    df.add_argument("--workers", type=THREADS, default=max(1, (os.cpu_count() or 1)),
+                    help="parallel processes (default: all cores)")
+    df.add_argument("--overwrite", action="store_true", help="replace an existing folder")
+    df.add_argument("--quiet", action="store_true", help="no progress line")
+    df.set_defaults(func=_die_faces)
+
     art = sub.add_parser("setup-art", help="fetch the Debian tile sets (apt-get download) and "
                          "render their faces into the cache; optional, adds styles")
     art.set_defaults(func=_setup_art)
@@ -157,6 +175,17 @@ def _crops(args: argparse.Namespace) -> int:
                       per_scene=args.per_scene, faces=args.faces, val_fraction=args.val,
                       workers=args.workers, styles=args.style, also=tuple(args.also),
                       overwrite=args.overwrite, progress=not args.quiet))
+    return 0
+
+
+def _die_faces(args: argparse.Namespace) -> int:
+    from datasets.native_crops import write_die_faces
+
+    summary = write_die_faces(args.out, args.scenes, seed=args.seed, per_die=args.per_die,
+                              faces=args.faces, val_fraction=args.val, workers=args.workers,
+                              overwrite=args.overwrite, progress=not args.quiet)
+    print(f"{summary.out}: {summary.images} crops of {summary.boxes} dice from "
+          f"{summary.scenes} scenes in {summary.seconds:.1f}s")
     return 0
 
 
