@@ -1,7 +1,10 @@
-"""What every ruleset provides: its options, its own record checks, its winning shapes, scoring.
+"""What every ruleset provides: its options, its own record checks, its winning shapes, scoring,
+and the table procedure the match engine, vision and the dashboard follow.
 
-The CLI, the match engine and the dashboard talk to a ruleset only through this interface, so a
-ruleset is one package under ``scoring/rulesets/<name>/`` exporting ``RULESET``.
+The CLI, the match engine, vision and the dashboard talk to a ruleset only through this
+interface (they never name one), so a ruleset is one package under
+``scoring/rulesets/<name>/`` exporting ``RULESET``, or any :class:`Ruleset` given to
+:func:`scoring.rulesets.registry.register`.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from scoring.errors import RecordError
-from scoring.record import HandRecord, Meld
-from scoring.settlement import Settlement, Transfer
+from scoring.errors import RecordError, ScoringError
+from scoring.record import HandRecord, Meld, Seat
+from scoring.settlement import Number, Settlement, Transfer
+from scoring.tiles import Tile, next_in_cycle
 
 
 @dataclass(frozen=True)
@@ -83,12 +87,51 @@ def resolve_options(specs: tuple[OptionSpec, ...], overrides: Mapping[str, Any])
     return out
 
 
+@dataclass(frozen=True)
+class WinnerFacts:
+    """What the match engine knows of a seat about to win, for :meth:`Ruleset.win_refusal`."""
+
+    seat: int
+    by: str  # "self_draw", "discard" or "rob_kong"
+    tile: Tile
+    declared: str | None = None  # a declaration of :attr:`Ruleset.declarations`
+    hun_discarded: int = 0  # wildcards this seat discarded this hand
+    passed: frozenset[Tile] = frozenset()  # wins passed since it last moved (漏胡)
+
+
 class Ruleset(ABC):
     name: ClassVar[str]
     title: ClassVar[str]  # e.g. "山东麻将"
+    #: the ruleset's name as a referee reads it: (English, 中文), e.g. ("Shandong", "山东")
+    label: ClassVar[tuple[str, str]] = ("", "")
+    #: one line for ``--help`` and the dashboard: what sets this ruleset apart
+    summary: ClassVar[str] = ""
     options: ClassVar[tuple[OptionSpec, ...]]
     #: the settlement's detail and counter keys as a referee reads them: key -> (English, 中文)
     detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {}
+
+    # ------------------------------------------------------------ the table, for the engine
+    wall_tiles: ClassVar[int] = 136  #: tiles in the wall, flowers included
+    has_flowers: ClassVar[bool] = False
+    #: how many of the last drawable tiles make a win ``last_tiles`` (Liaoyang 分张: 4)
+    last_tiles: ClassVar[int] = 1
+    rolls: ClassVar[int] = 1  #: dice rolls that break the wall each hand
+    #: several players may win on one discard (一炮多响)
+    multi_win: ClassVar[bool] = False
+    #: the counters a hand record's context carries in from the match (the settlement's
+    #: ``context`` carries them out); a departure starts them again at 0
+    counters: ClassVar[tuple[str, ...]] = ()
+    turns_indicator: ClassVar[bool] = False  #: an indicator tile is turned before the deal
+    #: declarations beyond 听 a seat may make (Shandong 明楼 / 暗楼)
+    declarations: ClassVar[tuple[str, ...]] = ()
+    #: a seat that passes a win on a discard may not win on that tile until it moves (漏胡)
+    louhu: ClassVar[bool] = False
+    #: when play stops, as a referee says it ("the wall is empty")
+    wall_end: ClassVar[str] = "the wall is empty"
+    #: 换牌: tiles each seat may swap after the deal when :meth:`exchange_on` (0: none)
+    exchange_tiles: ClassVar[int] = 0
+    #: the referee's clocks in seconds, by phase ("exchange", "discard", "claim"); none: no clock
+    clock_seconds: ClassVar[Mapping[str, float]] = {}
 
     def resolve_options(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
         return resolve_options(self.options, overrides)
@@ -100,19 +143,64 @@ class Ruleset(ABC):
     def score(self, record: HandRecord) -> Settlement:
         """Score a validated record. Raises :class:`InvalidHand` for a win the rules refuse."""
 
+    # ------------------------------------------------------------ the wall and the dice
+
+    def drawable(self, undrawn: int, hun_discarded: int = 0, tail_drawn: int = 0) -> int:
+        """How many more tiles may be drawn (normal draws and replacements alike) with
+        ``undrawn`` tiles in the wall; by default the wall is played out."""
+        return max(0, undrawn)
+
+    def next_roller(self, dealer: int, rolls: Sequence[tuple[int, int]],
+                    options: Mapping[str, Any]) -> int:
+        """Who throws the dice next, after ``rolls`` (oldest first): the dealer by default."""
+        return dealer
+
+    def roll_refusal(self, dealer: int, rolls: Sequence[tuple[int, int]], seat: int,
+                     options: Mapping[str, Any]) -> str | None:
+        """Why ``seat`` may not throw the next roll, or ``None`` (see :meth:`next_roller`)."""
+        want = self.next_roller(dealer, rolls, options)
+        if seat == want:
+            return None
+        if want == dealer:
+            return f"the dealer (seat {dealer}) rolls {'every time' if rolls else 'first'}"
+        return f"seat {want} throws roll {len(rolls) + 1}, not seat {seat}"
+
     def wall_break(self, dealer: int, rolls: Sequence[tuple[int, int]],
                    options: Mapping[str, Any]) -> WallBreak:
         """Which wall and stack to break from this hand's dice rolls (one pair per roll)."""
         raise NotImplementedError(f"{self.name}: wall_break is not implemented")
 
-    def escape_penalty(self, leaver: int, flower_points: int,
-                       options: Mapping[str, Any]) -> list[Transfer]:
-        """What a player who leaves a game in progress pays, and to whom."""
-        raise NotImplementedError(f"{self.name}: escape_penalty is not implemented")
+    def read_wall_break(self, dealer: int, rolls: Sequence[Sequence[int]],
+                        options: Mapping[str, Any] | None = None
+                        ) -> tuple[WallBreak | None, str]:
+        """:meth:`wall_break` for callers that follow a table: the break, or ``None`` and why
+        it cannot be said yet (a roll still to come, dice misread, no procedure)."""
+        try:
+            pairs = [(int(r[0]), int(r[1])) for r in rolls if len(r) == 2]
+            return self.wall_break(dealer, pairs, self.resolve_options(options or {})), ""
+        except (NotImplementedError, ScoringError, ValueError) as exc:
+            return None, f"no wall break yet: {exc}"
+
+    # ------------------------------------------------------------ wildcards, claims, wins
 
     def wildcards(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> frozenset[int]:
         """Tile kinds that are wildcards this hand (Liaoyang 混); none by default."""
         return frozenset()
+
+    def claim_refusal(self, meld_type: str, tiles: Sequence[Tile], wildcards: frozenset[Tile],
+                      options: Mapping[str, Any]) -> str | None:
+        """Why a claimed meld (``chow``, ``pung``, ``exposed_kong``) may not use these tiles,
+        or ``None``: any claim the record format allows is fine by default."""
+        return None
+
+    def win_refusal(self, facts: WinnerFacts, options: Mapping[str, Any]) -> str | None:
+        """Why this seat may not win now (a declaration, a wildcard discarded, 漏胡), or
+        ``None``."""
+        return None
+
+    def exchange_on(self, options: Mapping[str, Any]) -> bool:
+        """Is 换牌 played this match (see :attr:`exchange_tiles`)?"""
+        return False
 
     def is_winning_hand(self, concealed: list[int], melds: tuple[Meld, ...],
                         options: Mapping[str, Any], context: Mapping[str, Any]) -> bool:
@@ -124,3 +212,49 @@ class Ruleset(ABC):
 
         wild = self.wildcards(options, context)
         return is_complete(concealed, wildcards=wild)
+
+    # ------------------------------------------------------------ between hands
+
+    def escape_penalty(self, leaver: int, flower_points: int,
+                       options: Mapping[str, Any]) -> list[Transfer]:
+        """What a player who leaves a game in progress pays, and to whom."""
+        raise NotImplementedError(f"{self.name}: escape_penalty is not implemented")
+
+    def escape_room_fee(self, options: Mapping[str, Any]) -> Number:
+        """What of an escape penalty leaves the table (Shanghai: the room's 25%); 0 here."""
+        return 0
+
+    def flower_points(self, seat: Seat) -> int:
+        """The points a seat's flowers and melds show, where the escape penalty counts them."""
+        return 0
+
+    def levels(self, totals: Sequence[Number]) -> list[str] | None:
+        """Each player's level (Shandong 等级) for its cumulative score; ``None``: no levels."""
+        return None
+
+
+class StandardRules(Ruleset):
+    """What is asked when no ruleset is named (or the named one cannot answer): the standard
+    shape or seven pairs, and the common convention that an indicator makes the tile after it
+    (1→…→9→1, E→S→W→N→E, 中→发→白→中) the wildcard."""
+
+    name = ""
+    title = "standard shapes"
+    options = ()
+
+    def score(self, record: HandRecord) -> Settlement:
+        raise NotImplementedError("no ruleset: nothing is scored")
+
+    def wildcards(self, options: Mapping[str, Any], context: Mapping[str, Any]) -> frozenset[int]:
+        indicator = context.get("indicator")
+        return frozenset() if indicator is None else frozenset({next_in_cycle(indicator)})
+
+    def is_winning_hand(self, concealed: list[int], melds: tuple[Meld, ...],
+                        options: Mapping[str, Any], context: Mapping[str, Any]) -> bool:
+        from scoring.engine import is_complete
+
+        return is_complete(concealed, wildcards=self.wildcards(options, context),
+                           seven_pairs=not melds)
+
+
+STANDARD = StandardRules()

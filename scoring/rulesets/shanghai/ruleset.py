@@ -6,19 +6,33 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from scoring.record import HandRecord, Meld, Win
-from scoring.rulesets.base import Ruleset, WallBreak
+from scoring.rulesets.base import Ruleset, WallBreak, WinnerFacts
 from scoring.rulesets.shanghai import payments, table
 from scoring.rulesets.shanghai.contracts import contracts
 from scoring.rulesets.shanghai.evaluator import ShareResult, evaluate, qualifying_patterns
 from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.shanghai.louhu import may_win_on_discard
 from scoring.rulesets.shanghai.options import OPTIONS
-from scoring.settlement import Item, Settlement, Transfer, WinScore
+from scoring.settlement import Item, Number, Settlement, Transfer, WinScore
+from scoring.tiles import TILE_NAMES
 
 
 class ShanghaiRuleset(Ruleset):
     name = "shanghai"
     title = "上海麻将"
+    label = ("Shanghai", "上海")
+    summary = "144 tiles with flowers, special hands only, 勒子 caps, 承包, 漏胡"
     options = OPTIONS
+    wall_tiles = 144
+    has_flowers = True
+    rolls = 1
+    multi_win = True
+    counters = ("huangfan",)
+    louhu = True
+    exchange_tiles = table.EXCHANGE_TILES
+    clock_seconds: ClassVar[Mapping[str, float]] = {
+        "exchange": table.EXCHANGE_SECONDS, "discard": table.TURN_SECONDS,
+        "claim": table.TURN_SECONDS}
     detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {
         "value": ("value before the cap", "封顶前数值"), "cap": ("cap", "封顶"),
         "floors": ("raised to 1 勒子 by", "保底1勒子"), "contracts": ("承包 contracts", "承包"),
@@ -72,6 +86,18 @@ class ShanghaiRuleset(Ruleset):
     def wall_break(self, dealer: int, rolls: Sequence[tuple[int, int]],
                    options: Mapping[str, Any]) -> WallBreak:
         return table.wall_break(dealer, rolls)
+
+    def win_refusal(self, facts: WinnerFacts, options: Mapping[str, Any]) -> str | None:
+        if facts.by == "discard" and not may_win_on_discard(facts.tile, facts.passed):
+            return (f"漏胡: seat {facts.seat} passed on {TILE_NAMES[facts.tile]} while it would "
+                    "win and has not drawn, claimed or konged since")
+        return None
+
+    def exchange_on(self, options: Mapping[str, Any]) -> bool:
+        return bool(self.resolve_options(options)["exchange"])
+
+    def escape_room_fee(self, options: Mapping[str, Any]) -> Number:
+        return table.escape_room_fee(self.resolve_options(options))
 
     def escape_penalty(self, leaver: int, flower_points: int,
                        options: Mapping[str, Any]) -> list[Transfer]:
