@@ -241,6 +241,7 @@ class StandardRules(Ruleset):
     name = ""
     title = "standard shapes"
     options = ()
+    turns_indicator = True  # an indicator seen on the table is read by the convention above
 
     def score(self, record: HandRecord) -> Settlement:
         raise NotImplementedError("no ruleset: nothing is scored")

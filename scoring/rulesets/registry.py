@@ -9,11 +9,11 @@ shapes when no ruleset is named or the named one is not known.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.errors import RulesetNotImplemented
-from scoring.rulesets.base import STANDARD, OptionSpec, Ruleset, resolve_options
+from scoring.rulesets.base import STANDARD, OptionSpec, Ruleset, WallBreak, resolve_options
 
 _BUILT_IN = ("shandong", "liaoyang", "shanghai")
 _REGISTERED: dict[str, Ruleset] = {}
@@ -23,6 +23,24 @@ _LOADED: dict[str, Ruleset] = {}
 def known_rulesets() -> tuple[str, ...]:
     """The rulesets' names, the built-in ones first (the first is the default)."""
     return _BUILT_IN + tuple(n for n in _REGISTERED if n not in _BUILT_IN)
+
+
+def default_ruleset() -> str:
+    """The ruleset a new match or an unnamed table record gets: the first known."""
+    return known_rulesets()[0]
+
+
+def read_wall_break(name: str | None, dealer: int, rolls: Sequence[Sequence[int]],
+                    options: Mapping[str, Any] | None = None) -> tuple[WallBreak | None, str]:
+    """Where the named ruleset breaks the wall after these rolls (oldest first), or ``None``
+    and why it cannot say yet: the one wrapper vision and the dashboard use."""
+    if not name:
+        return None, "no ruleset"
+    try:
+        rs = get_ruleset(name)
+    except RulesetNotImplemented as exc:
+        return None, f"no wall break yet: {exc}"
+    return rs.read_wall_break(dealer, rolls, options)
 
 
 def register(ruleset: Ruleset) -> None:

@@ -130,10 +130,8 @@ _TEXT: dict[str, tuple[str, str]] = {
                     "双击某局可重新打开并更正。"),
 }
 
-# ruleset names, scoring units and detail keys as a referee reads them
+# scoring units and detail keys as a referee reads them (rulesets name themselves: ``label``)
 _WORDS: dict[str, tuple[str, str]] = {
-    "shandong": ("Shandong", "山东"), "shanghai": ("Shanghai", "上海"),
-    "liaoyang": ("Liaoyang", "辽阳"),
     "fan": ("fan", "番"), "hua": ("hua", "花"), "x": ("×", "倍"), "le": ("le", "勒"),
     "point": ("pt", "分"), "cap": ("cap", "封顶"), "count": ("×", "个"), "seat": ("seat", "座"),
     "claims": ("claims", "次"),
@@ -202,8 +200,10 @@ def tr(key: str) -> str:
 
 def word(key: str) -> str:
     """A known word (ruleset, unit, detail key, table state) in the language; else itself."""
-    pair = _WORDS.get(key)
-    return key if pair is None else pair[_lang]
+    from scoring.rulesets.registry import get_ruleset, known_rulesets
+
+    pair = get_ruleset(key).label if key in known_rulesets() else _WORDS.get(key)
+    return key if not pair or not pair[_lang] else pair[_lang]
 
 
 def wind(seat: int, dealer: int) -> str:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from scoring.errors import ScoringError
 from scoring.jsonlimits import read_json_file
 from scoring.record import HandRecord, Seat
+from scoring.rulesets.registry import default_ruleset
 from scoring.tiles import parse_tiles
 from scoring.waiting import seat_waits
 from ui.commands.waits import parse_meld
@@ -183,13 +184,10 @@ class MainWindow(QMainWindow):
         waits: list[tuple[int, int]] = []
         if k not in winners and seat.concealed:
             visible = [t for j, s in enumerate(record.seats) if j != k for t in s.all_tiles()]
-            try:
-                waits = seat_waits(seat.concealed, seat.melds, ruleset=record.ruleset,
-                                   options=record.options,
-                                   context={"indicator": record.context.indicator},
-                                   visible=visible)
-            except ScoringError:
-                waits = seat_waits(seat.concealed, seat.melds, visible=visible)
+            waits = seat_waits(seat.concealed, seat.melds, ruleset=record.ruleset,
+                               options=record.options,
+                               context={"indicator": record.context.indicator},
+                               visible=visible, lenient=True)
         flagged = {ref for ref in self.session.suggestions if ref.seat == k}
         return SeatView(k, name, record.dealer, seat, total, waits, flagged, k in winners)
 
@@ -258,7 +256,7 @@ class MainWindow(QMainWindow):
         from vision.reading import build_record
 
         match = self.match_panel.match if self.match_panel else None
-        ruleset = match.ruleset if match else "shandong"
+        ruleset = match.ruleset if match else default_ruleset()
         dealer = match.dealer if match else 0
         try:
             record, notes = build_record(result.table, ruleset=ruleset, dealer=dealer,

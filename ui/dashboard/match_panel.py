@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scoring.rulesets.registry import get_ruleset, known_rulesets, ruleset_options
+from scoring.rulesets.registry import known_rulesets, read_wall_break, ruleset_options
 from ui.dashboard.i18n import default_players, seat_name, tr, word
 
 
@@ -282,14 +282,13 @@ class MatchPanel(QWidget):
             self.wall.setText("")
             return
         dice = " ".join(f"{a}+{b}" for a, b in self.rolls)
-        try:
-            rs = get_ruleset(self.match.ruleset)
-            wb = rs.wall_break(self.match.dealer, self.rolls[-2:], rs.resolve_options(
-                self.match.options))
+        wb, why = read_wall_break(self.match.ruleset, self.match.dealer, self.rolls[-2:],
+                                  self.match.options)
+        if wb is not None:
             where = tr("wall_of").format(self.match.players[wb.wall_seat], wb.stacks_skipped)
             if wb.explanation:
                 self.wall.setToolTip(wb.explanation)
-        except (ValueError, NotImplementedError) as exc:  # e.g. a second roll still to come
+        else:  # e.g. a second roll still to come
             where = tr("wall_wait").format(len(self.rolls))
-            self.wall.setToolTip(str(exc))
+            self.wall.setToolTip(why)
         self.wall.setText(f"{tr('dice')}: {dice} → {tr('break_wall')}: {where}")
