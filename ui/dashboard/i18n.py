@@ -38,7 +38,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "options": ("Options", "选项"),
     "option_derived": ("default (from the rules)", "默认（按规则）"),
     "timer": ("Timer", "计时"),
-    "timer_enable": ("Referee timer (Shanghai turn clocks)", "裁判计时（上海麻将出牌时限）"),
+    "timer_enable": ("Referee timer (the ruleset's turn clocks)", "裁判计时（规则的出牌时限）"),
     "timer_tip": ("15 s for 换牌 after the deal, 20 s to discard or to answer a claim",
                   "发牌后换牌15秒，出牌或吃碰杠和20秒"),
     "timer_stop": ("Stop: the player acted", "停止：玩家已操作"),
