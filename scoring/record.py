@@ -184,6 +184,8 @@ class HandRecord:
     wins: tuple[Win, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     context: Context = field(default_factory=Context)
+    #: ``options`` resolved by the ruleset when the record was parsed (its ``RuleOptions``)
+    resolved: Any = field(default=None, compare=False, repr=False)
 
     @property
     def winners(self) -> list[int]:
@@ -241,7 +243,7 @@ def parse_record(data: Any) -> HandRecord:
     if not isinstance(data, Mapping):
         raise RecordError("a hand record is a JSON object")
     _no_unknown(data, _TOP_KEYS, "")
-    from scoring.rulesets.registry import check_options, known_rulesets
+    from scoring.rulesets.registry import check_fields, known_rulesets, typed_options
 
     ruleset = data.get("ruleset")
     if ruleset not in known_rulesets():
@@ -250,7 +252,7 @@ def parse_record(data: Any) -> HandRecord:
     options = data.get("options", {})
     if not isinstance(options, Mapping):
         raise RecordError("must be an object", "options")
-    check_options(ruleset, options)
+    resolved = typed_options(ruleset, options)
     dealer = _seat_number(data.get("dealer"), "dealer")
     seats_raw = data.get("seats")
     if not isinstance(seats_raw, list) or len(seats_raw) != 4:
@@ -265,9 +267,11 @@ def parse_record(data: Any) -> HandRecord:
     wins = tuple(_parse_win(w, i) for i, w in enumerate(wins_raw))
     context = _parse_context(data.get("context", {}))
     record = HandRecord(ruleset=ruleset, dealer=dealer, seats=seats,  # type: ignore[arg-type]
-                        outcome=outcome, wins=wins, options=dict(options), context=context)
+                        outcome=outcome, wins=wins, options=dict(options), context=context,
+                        resolved=resolved)
     _check_wins(record)
     validate_counts(record)
+    check_fields(record)
     return record
 
 

@@ -134,7 +134,7 @@ class Window:
 @dataclass
 class HandState:
     ruleset: str
-    options: dict[str, Any]
+    options: dict[str, Any]  # as the match gives them (they go into the hand record)
     dealer: int
     counters: dict[str, int]
     rolls: list[tuple[int, tuple[int, int]]] = field(default_factory=list)
@@ -162,12 +162,15 @@ class HandState:
     settlement: Settlement | None = None
     #: Shanghai 换牌 (option ``exchange``): seat -> whether it exchanged, once it is recorded
     exchanged: dict[int, bool] = field(default_factory=dict)
+    #: ``options`` resolved once by the ruleset when the hand starts
+    rule_options: Any = None
 
     @classmethod
     def start(cls, ruleset: str, options: dict[str, Any], dealer: int,
               counters: dict[str, int]) -> HandState:
-        return cls(ruleset=ruleset, options=dict(options), dealer=dealer,
-                   counters=dict(counters), undrawn=get_ruleset(ruleset).wall_tiles, turn=dealer)
+        rules = get_ruleset(ruleset)
+        return cls(ruleset=ruleset, options=dict(options), rule_options=rules.typed(options),
+                   dealer=dealer, counters=dict(counters), undrawn=rules.wall_tiles, turn=dealer)
 
     def clone(self) -> HandState:
         new = HandState.__new__(HandState)
@@ -193,7 +196,7 @@ class HandState:
         """The wildcard kinds this hand (Liaoyang's 混, from the indicator)."""
         if self.indicator is None:
             return frozenset()
-        return self.rules.wildcards(self.options, {"indicator": self.indicator})
+        return self.rules.wildcards(self.rule_options, {"indicator": self.indicator})
 
     @property
     def hun(self) -> Tile | None:
@@ -260,7 +263,7 @@ class HandState:
         n = s.rules.rolls
         if len(s.rolls) >= n:
             raise EventRefused(f"{s.ruleset} rolls the dice {n} time(s) per hand")
-        why = s.rules.roll_refusal(s.dealer, [r for _, r in s.rolls], ev.seat, s.options)
+        why = s.rules.roll_refusal(s.dealer, [r for _, r in s.rolls], ev.seat, s.rule_options)
         if why:
             raise EventRefused(why)
         s.rolls.append((ev.seat, ev.dice))
@@ -274,7 +277,7 @@ class HandState:
             if len(s.rolls) < s.rules.rolls:
                 raise EventRefused(f"{s.ruleset} needs {s.rules.rolls} dice rolls "
                                    f"before the wall is broken, got {len(s.rolls)}")
-            wb, _ = s.rules.read_wall_break(s.dealer, [r for _, r in s.rolls], s.options)
+            wb, _ = s.rules.read_wall_break(s.dealer, [r for _, r in s.rolls], s.rule_options)
             if wb is not None:
                 if wall_seat is not None and wall_seat != wb.wall_seat:
                     raise EventRefused(f"the dice break the wall of seat {wb.wall_seat}, "
@@ -325,7 +328,7 @@ class HandState:
     @property
     def exchange_pending(self) -> list[int]:
         """Seats whose 换牌 (done or not) is still to be recorded before play starts."""
-        if not self.dealt or self.started or not self.rules.exchange_on(self.options):
+        if not self.dealt or self.started or not self.rules.exchange_on(self.rule_options):
             return []
         return [k for k in range(4) if k not in self.exchanged]
 
@@ -335,7 +338,7 @@ class HandState:
 
         Tiles not given leave the seat's hand unseen: which 5 were swapped is not known.
         """
-        if not s.rules.exchange_on(s.options):
+        if not s.rules.exchange_on(s.rule_options):
             raise EventRefused(f"换牌 is off: it is a {s.ruleset} house option (exchange)"
                                if s.rules.exchange_tiles else f"{s.ruleset} has no 换牌")
         if not s.dealt or s.started:
@@ -517,7 +520,7 @@ class HandState:
 
     def _claim_check(self, tiles: list[Tile], meld_type: str) -> None:
         """The ruleset says which tiles a claim may use (Liaoyang: a 混 never in a 吃)."""
-        why = self.rules.claim_refusal(meld_type, tiles, self.wild, self.options)
+        why = self.rules.claim_refusal(meld_type, tiles, self.wild, self.rule_options)
         if why:
             raise EventRefused(why)
 
@@ -670,7 +673,7 @@ class HandState:
             seat = base.seats[k]
             why = s.rules.win_refusal(WinnerFacts(k, by, tile, seat.declared,
                                                   seat.hun_discarded, frozenset(seat.louhu)),
-                                      s.options)
+                                      s.rule_options)
             if why:
                 raise EventRefused(why)
             if seat.unknown:
@@ -846,7 +849,7 @@ def _could_win(s: HandState, k: int, tile: Tile) -> bool:
         return False
     context = {"indicator": s.indicator} if s.indicator is not None else {}
     try:
-        return bool(rs.is_winning_hand(hand, tuple(seat.melds), s.options, context))
+        return bool(rs.is_winning_hand(hand, tuple(seat.melds), s.rule_options, context))
     except ScoringError:
         return False
 

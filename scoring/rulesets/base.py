@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Self
 
 from scoring.errors import RecordError, ScoringError
 from scoring.record import HandRecord, Meld, Seat
@@ -87,6 +87,53 @@ def resolve_options(specs: tuple[OptionSpec, ...], overrides: Mapping[str, Any])
     return out
 
 
+def option(default: Any, doc: str, *, choices: tuple[Any, ...] | None = None,
+           kind: type | None = None, maximum: int = 1_000_000) -> Any:
+    """A field of a :class:`RuleOptions` dataclass: its default and what it changes."""
+    return field(default=default, metadata={"doc": doc, "choices": choices, "kind": kind,
+                                            "maximum": maximum})
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """A ruleset's house rules, resolved once (defaults, then the validated overrides) when a
+    record or a match is opened. Subclasses are frozen dataclasses of :func:`option` fields;
+    ``options["name"]`` reads a field too, for code written against the mapping form."""
+
+    @classmethod
+    def specs(cls) -> tuple[OptionSpec, ...]:
+        return tuple(OptionSpec(f.name, f.default, f.metadata["doc"], f.metadata["choices"],
+                                f.metadata["kind"], f.metadata["maximum"]) for f in fields(cls))
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> Self:
+        """Defaults overlaid with validated overrides; unknown names and settings under which
+        nothing could ever be paid (:meth:`check`) raise ``RecordError``."""
+        if isinstance(values, cls):
+            return values
+        out = cls(**resolve_options(cls.specs(), values))
+        out.check()
+        return out
+
+    def check(self) -> None:
+        """Refuse settings that would zero every payment (say which option)."""
+
+    def __getitem__(self, name: str) -> Any:
+        return getattr(self, name)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def at_least_one(options: RuleOptions, *names: str) -> None:
+    """:meth:`RuleOptions.check` for numbers that every payment is a multiple of."""
+    for name in names:
+        if getattr(options, name) < 1:
+            raise RecordError(f"must be at least 1 (with {getattr(options, name)!r} every "
+                              "payment would be 0), got " + repr(getattr(options, name)),
+                              f"options.{name}")
+
+
 @dataclass(frozen=True)
 class WinnerFacts:
     """What the match engine knows of a seat about to win, for :meth:`Ruleset.win_refusal`."""
@@ -107,6 +154,11 @@ class Ruleset(ABC):
     #: one line for ``--help`` and the dashboard: what sets this ruleset apart
     summary: ClassVar[str] = ""
     options: ClassVar[tuple[OptionSpec, ...]]
+    #: the house rules as a frozen dataclass (``None``: the mapping of :attr:`options` only)
+    Options: ClassVar[type[RuleOptions] | None] = None
+    #: hand-record fields only this ruleset reads (``context.indicator``, ``seats.declared``):
+    #: another ruleset's record that sets one is refused, naming the owner
+    record_fields: ClassVar[frozenset[str]] = frozenset()
     #: the settlement's detail and counter keys as a referee reads them: key -> (English, 中文)
     detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {}
 
@@ -134,7 +186,23 @@ class Ruleset(ABC):
     clock_seconds: ClassVar[Mapping[str, float]] = {}
 
     def resolve_options(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
-        return resolve_options(self.options, overrides)
+        if self.Options is None:
+            return resolve_options(self.options, overrides)
+        return self.Options.from_mapping(overrides).to_dict()
+
+    def typed(self, overrides: Mapping[str, Any] | RuleOptions) -> Any:
+        """The house rules as :attr:`Options` (the resolved mapping without one)."""
+        if self.Options is None:
+            return self.resolve_options(overrides)  # type: ignore[arg-type]
+        return self.Options.from_mapping(overrides)  # type: ignore[arg-type]
+
+    def opts(self, record: HandRecord) -> Any:
+        """The record's house rules, as resolved when it was opened (or now, for a record
+        built in code)."""
+        resolved = record.resolved
+        if self.Options is not None and isinstance(resolved, self.Options):
+            return resolved
+        return self.typed(record.options)
 
     def validate(self, record: HandRecord) -> None:  # noqa: B027 - optional hook
         """Raise :class:`RecordError` / :class:`InvalidHand` for what this ruleset forbids."""

@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from scoring.errors import RulesetNotImplemented
-from scoring.rulesets.base import STANDARD, OptionSpec, Ruleset, WallBreak, resolve_options
+from scoring.errors import RecordError, RulesetNotImplemented
+from scoring.rulesets.base import (
+    STANDARD,
+    OptionSpec,
+    RuleOptions,
+    Ruleset,
+    WallBreak,
+    resolve_options,
+)
+
+if TYPE_CHECKING:
+    from scoring.record import HandRecord
 
 _BUILT_IN = ("shandong", "liaoyang", "shanghai")
 _REGISTERED: dict[str, Ruleset] = {}
@@ -68,9 +78,72 @@ def ruleset_options(name: str) -> tuple[OptionSpec, ...]:
     return module.OPTIONS  # type: ignore[no-any-return]
 
 
+def _options_type(name: str) -> type[RuleOptions] | None:
+    if name in _REGISTERED:
+        return _REGISTERED[name].Options
+    module = importlib.import_module(f"scoring.rulesets.{name}.options")
+    return getattr(module, "Options", None)
+
+
+def typed_options(name: str, overrides: Mapping[str, Any]) -> Any:
+    """The ruleset's house rules resolved once: its ``RuleOptions`` (or the resolved mapping).
+
+    An option of another ruleset is refused naming that ruleset; settings under which nothing
+    could be paid are refused by the ruleset's own check.
+    """
+    ruleset_options(name)  # an unknown ruleset is refused first
+    kind = _options_type(name)
+    try:
+        if kind is not None:
+            return kind.from_mapping(overrides)
+        return resolve_options(ruleset_options(name), overrides)
+    except RecordError as exc:
+        key = exc.field.removeprefix("options.") if exc.field else ""
+        if key in overrides and not any(s.name == key for s in ruleset_options(name)):
+            owners = [n for n in known_rulesets()
+                      if n != name and any(s.name == key for s in ruleset_options(n))]
+            if owners:
+                raise RecordError(f"{key} is an option of {' and '.join(owners)}, not of "
+                                  f"{name} (its options: "
+                                  f"{', '.join(s.name for s in ruleset_options(name)) or 'none'})",
+                                  exc.field) from None
+        raise
+
+
 def check_options(name: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
-    return get_ruleset(name).resolve_options(overrides) if name in _REGISTERED else \
-        resolve_options(ruleset_options(name), overrides)
+    """:func:`typed_options` as a plain mapping (for comparing two sets of options)."""
+    resolved = typed_options(name, overrides)
+    return resolved.to_dict() if isinstance(resolved, RuleOptions) else dict(resolved)
+
+
+def check_fields(record: HandRecord) -> None:
+    """Refuse a record field that only another ruleset reads (``context.indicator`` in a
+    Shandong record), naming the ruleset it belongs to."""
+    mine = get_ruleset(record.ruleset).record_fields
+    for where, key in _special_fields(record):
+        if key in mine:
+            continue
+        owners = [n for n in known_rulesets() if n != record.ruleset
+                  and key in get_ruleset(n).record_fields]
+        if owners:
+            raise RecordError(f"{key} belongs to {' and '.join(owners)} records; {record.ruleset} "
+                              "does not read it (leave it out)", where)
+
+
+def _special_fields(record: HandRecord) -> list[tuple[str, str]]:
+    """(where, field) for each field a record sets beyond its default."""
+    out: list[tuple[str, str]] = []
+    ctx = record.context
+    for key, unset in (("huangzhuang_streak", 0), ("huangfan", 0), ("indicator", None),
+                       ("bao_tile", None)):
+        if getattr(ctx, key) != unset:  # (a tile 0, 1m, is set)
+            out.append((f"context.{key}", f"context.{key}"))
+    for k, seat in enumerate(record.seats):
+        if seat.declared is not None:
+            out.append((f"seats[{k}].declared", "seats.declared"))
+        if seat.hun_discarded:
+            out.append((f"seats[{k}].hun_discarded", "seats.hun_discarded"))
+    return out
 
 
 def get_ruleset(name: str) -> Ruleset:

@@ -38,6 +38,8 @@ class LiaoyangRuleset(Ruleset):
     label = ("Liaoyang", "辽阳")
     summary = "136 tiles, an indicator fixes the 混 wildcard, 底 caps, one winner"
     options = OPTIONS
+    Options = LiaoyangOptions
+    record_fields = frozenset({"context.indicator", "context.bao_tile", "seats.hun_discarded"})
     wall_tiles = 136
     last_tiles = dice.FENZHANG  # 分张: the last 4 drawable tiles
     rolls = 2  # the dealer, then the second roller
@@ -59,7 +61,7 @@ class LiaoyangRuleset(Ruleset):
 
     def validate(self, record: HandRecord) -> None:
         """What the Liaoyang spec forbids beyond the common record format."""
-        opts = LiaoyangOptions.from_mapping(record.options)
+        opts = self.opts(record)
         ind = record.context.indicator
         hun = hun_of(ind) if ind is not None else None
         for k, seat in enumerate(record.seats):
@@ -123,7 +125,7 @@ class LiaoyangRuleset(Ruleset):
         """Settle a hand; re-runs :meth:`validate` so callers that skip it (the match engine)
         still get the Liaoyang record checks."""
         self.validate(record)
-        opts = LiaoyangOptions.from_mapping(record.options)
+        opts = self.opts(record)
         ind = record.context.indicator
         hun = hun_of(ind) if ind is not None else None
         jiqiang = jiqiang_of(ind) if ind is not None else frozenset()
@@ -215,7 +217,7 @@ class LiaoyangRuleset(Ruleset):
         """The dealer, then the seat its roll counts to (option ``dice_count``)."""
         if not rolls:
             return dealer
-        opts = LiaoyangOptions.from_mapping(options)
+        opts = self.typed(options)
         return dice.second_roller(dealer, sum(rolls[0]), opts.dice_count)
 
     def roll_refusal(self, dealer: int, rolls: Sequence[tuple[int, int]], seat: int,
@@ -228,14 +230,14 @@ class LiaoyangRuleset(Ruleset):
 
     def wall_break(self, dealer: int, rolls: Sequence[tuple[int, int]],
                    options: Mapping[str, Any]) -> WallBreak:
-        opts = LiaoyangOptions.from_mapping(options)
+        opts = self.typed(options)
         return dice.wall_break(dealer, rolls, opts.dice_count)
 
     def claim_refusal(self, meld_type: str, tiles: Sequence[Tile], wildcards: frozenset[Tile],
                       options: Mapping[str, Any]) -> str | None:
         """A 混 is never used to 吃, and to 碰 or 杠 only with option ``hun_claims``."""
         hun = next((t for t in tiles if t in wildcards), None)
-        opts = LiaoyangOptions.from_mapping(options)
+        opts = self.typed(options)
         if hun is None or hun_may_be_claimed(meld_type, opts.hun_claims):
             return None
         what = {"chow": "吃", "pung": "碰"}.get(meld_type, "杠")
@@ -253,7 +255,7 @@ class LiaoyangRuleset(Ruleset):
         (掉底: the most one loser pays on a win short of 摇). Liaoyang has no flowers."""
         if not 0 <= leaver <= 3:
             raise ValueError(f"seat number {leaver} is out of range 0..3")
-        opts = LiaoyangOptions.from_mapping(options)
+        opts = self.typed(options)
         return [Transfer(leaver, k, opts.di, "逃跑: one 底 to each other player",
                          "逃跑：付其他每家一个底")
                 for k in range(4) if k != leaver]

@@ -12,7 +12,7 @@ from scoring.rulesets.shandong import settle, table
 from scoring.rulesets.shandong.evaluator import evaluate
 from scoring.rulesets.shandong.hua import hua_points
 from scoring.rulesets.shandong.levels import level_for
-from scoring.rulesets.shandong.options import OPTIONS
+from scoring.rulesets.shandong.options import OPTIONS, ShandongOptions
 from scoring.rulesets.shandong.shapes import readings
 from scoring.rulesets.shandong.validate import validate
 from scoring.settlement import Item, Number, Settlement, Transfer
@@ -24,6 +24,8 @@ class ShandongRuleset(Ruleset):
     label = ("Shandong", "山东")
     summary = "144 tiles with flowers, 番 × (底 + 花), 明楼/暗楼, levels"
     options = OPTIONS
+    Options = ShandongOptions
+    record_fields = frozenset({"context.huangzhuang_streak", "seats.declared"})
     wall_tiles = 144
     has_flowers = True
     rolls = 2  # the dealer rolls twice
@@ -39,10 +41,10 @@ class ShandongRuleset(Ruleset):
     }
 
     def validate(self, record: HandRecord) -> None:
-        validate(record, self.resolve_options(record.options))
+        validate(record, self.opts(record))
 
     def score(self, record: HandRecord) -> Settlement:
-        opts = self.resolve_options(record.options)
+        opts = self.opts(record)
         validate(record, opts)
         scores = []
         transfers: list[Transfer] = []
@@ -98,12 +100,12 @@ class ShandongRuleset(Ruleset):
 
     def escape_penalty(self, leaver: int, flower_points: int,
                        options: Mapping[str, Any]) -> list[Transfer]:
-        opts = self.resolve_options(options)
+        opts = self.typed(options)
         return table.escape_transfers(leaver, flower_points, opts["base"], opts["escape_split"])
 
     def is_winning_hand(self, concealed: list[int], melds: tuple[Meld, ...],
                         options: Mapping[str, Any], context: Mapping[str, Any]) -> bool:
-        opts = self.resolve_options(options)
+        opts = self.typed(options)
         try:
             return bool(readings(concealed, melds, opts["qidui_four_of_a_kind"]))
         except InvalidHand:

@@ -12,7 +12,7 @@ from scoring.rulesets.shanghai.contracts import contracts
 from scoring.rulesets.shanghai.evaluator import ShareResult, evaluate, qualifying_patterns
 from scoring.rulesets.shanghai.hand import WinFacts
 from scoring.rulesets.shanghai.louhu import may_win_on_discard
-from scoring.rulesets.shanghai.options import OPTIONS
+from scoring.rulesets.shanghai.options import OPTIONS, ShanghaiOptions
 from scoring.settlement import Item, Number, Settlement, Transfer, WinScore
 from scoring.tiles import TILE_NAMES
 
@@ -23,6 +23,8 @@ class ShanghaiRuleset(Ruleset):
     label = ("Shanghai", "上海")
     summary = "144 tiles with flowers, special hands only, 勒子 caps, 承包, 漏胡"
     options = OPTIONS
+    Options = ShanghaiOptions
+    record_fields = frozenset({"context.huangfan"})
     wall_tiles = 144
     has_flowers = True
     rolls = 1
@@ -42,12 +44,12 @@ class ShanghaiRuleset(Ruleset):
 
     def validate(self, record: HandRecord) -> None:
         """Refuse a win with no pattern (impossible records are refused by the core)."""
-        opts = self.resolve_options(record.options)
+        opts = self.opts(record)
         for w in record.wins:
             evaluate(WinFacts.of(record, w), opts, record.context)
 
     def score(self, record: HandRecord) -> Settlement:
-        opts = self.resolve_options(record.options)
+        opts = self.opts(record)
         huangfan = payments.next_huangfan(record)
         if record.outcome == "draw":
             return Settlement(
@@ -94,14 +96,14 @@ class ShanghaiRuleset(Ruleset):
         return None
 
     def exchange_on(self, options: Mapping[str, Any]) -> bool:
-        return bool(self.resolve_options(options)["exchange"])
+        return bool(self.typed(options).exchange)
 
     def escape_room_fee(self, options: Mapping[str, Any]) -> Number:
-        return table.escape_room_fee(self.resolve_options(options))
+        return table.escape_room_fee(self.typed(options))
 
     def escape_penalty(self, leaver: int, flower_points: int,
                        options: Mapping[str, Any]) -> list[Transfer]:
         """One 底 from the leaver, 75% of it shared by the other three (see
         :func:`table.escape_penalty`); flowers do not matter here. The match engine also resets
         the 荒番 counter to 0 when a player leaves."""
-        return table.escape_penalty(leaver, self.resolve_options(options))
+        return table.escape_penalty(leaver, self.typed(options))
