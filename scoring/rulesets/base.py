@@ -102,8 +102,13 @@ class RuleOptions:
 
     @classmethod
     def specs(cls) -> tuple[OptionSpec, ...]:
-        return tuple(OptionSpec(f.name, f.default, f.metadata["doc"], f.metadata["choices"],
-                                f.metadata["kind"], f.metadata["maximum"]) for f in fields(cls))
+        found = cls.__dict__.get("_specs")
+        if found is None:
+            found = tuple(OptionSpec(f.name, f.default, f.metadata["doc"], f.metadata["choices"],
+                                     f.metadata["kind"], f.metadata["maximum"])
+                          for f in fields(cls))
+            cls._specs = found  # type: ignore[attr-defined]
+        return found  # type: ignore[no-any-return]
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Self:
@@ -111,6 +116,13 @@ class RuleOptions:
         nothing could ever be paid (:meth:`check`) raise ``RecordError``."""
         if isinstance(values, cls):
             return values
+        if not values:  # the defaults: one frozen instance serves every record
+            default = cls.__dict__.get("_default")
+            if default is None:
+                default = cls()
+                default.check()
+                cls._default = default  # type: ignore[attr-defined]
+            return default  # type: ignore[no-any-return]
         out = cls(**resolve_options(cls.specs(), values))
         out.check()
         return out
@@ -209,7 +221,9 @@ class Ruleset(ABC):
 
     @abstractmethod
     def score(self, record: HandRecord) -> Settlement:
-        """Score a validated record. Raises :class:`InvalidHand` for a win the rules refuse."""
+        """Check (what :meth:`validate` checks, once) and score a parsed record, searching each
+        winner's shapes once. Raises :class:`RecordError` / :class:`InvalidHand` for what the
+        rules refuse."""
 
     # ------------------------------------------------------------ the wall and the dice
 

@@ -45,11 +45,11 @@ class ShandongRuleset(Ruleset):
 
     def score(self, record: HandRecord) -> Settlement:
         opts = self.opts(record)
-        validate(record, opts)
+        found = validate(record, opts)
         scores = []
         transfers: list[Transfer] = []
         for win in record.wins:
-            value = evaluate(record, win, opts)
+            value = evaluate(record, win, opts, found[win.seat])
             score = value.to_score()
             liable = settle.chengbao_payer(record, win.seat)
             if liable is not None:
