@@ -28,7 +28,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scoring.rulesets.registry import known_rulesets, read_wall_break, ruleset_options
+from scoring.rulesets.registry import (
+    describe,
+    known_rulesets,
+    read_wall_break,
+    ruleset_options,
+)
 from ui.dashboard.i18n import default_players, seat_name, tr, word
 
 
@@ -41,8 +46,10 @@ class NewMatchDialog(QDialog):
         layout = QVBoxLayout(self)
         form = QFormLayout()
         self.ruleset = QComboBox()
-        for name in known_rulesets():
+        for name in known_rulesets():  # names and help text from the registry
             self.ruleset.addItem(word(name), name)
+            self.ruleset.setItemData(self.ruleset.count() - 1, describe(name),
+                                     Qt.ItemDataRole.ToolTipRole)
         form.addRow(tr("ruleset"), self.ruleset)
         self.names = [QLineEdit(name) for name in default_players()]
         for k, edit in enumerate(self.names):
