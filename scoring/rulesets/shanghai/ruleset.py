@@ -46,7 +46,7 @@ class ShanghaiRuleset(Ruleset):
         """Refuse a win with no pattern (impossible records are refused by the core)."""
         opts = self.opts(record)
         for w in record.wins:
-            evaluate(WinFacts.of(record, w), opts, record.context)
+            evaluate(WinFacts.of(record, w), opts)
 
     def score(self, record: HandRecord) -> Settlement:
         opts = self.opts(record)
@@ -61,7 +61,7 @@ class ShanghaiRuleset(Ruleset):
                             f"和局：无人付分，荒番 {record.context.huangfan} -> {huangfan}，"
                             "庄家连庄")])
         results: dict[int, ShareResult] = {
-            w.seat: evaluate(WinFacts.of(record, w), opts, record.context) for w in record.wins}
+            w.seat: evaluate(WinFacts.of(record, w), opts) for w in record.wins}
         shares = {seat: r.share for seat, r in results.items()}
         transfers = payments.win_transfers(record, shares, opts)
         le = int(opts["le"])
