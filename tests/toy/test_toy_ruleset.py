@@ -121,6 +121,24 @@ def record(**change: Any) -> dict[str, Any]:
     return {**data, **change}
 
 
+def test_a_match_through_the_dashboards_match_core(toy: None, tmp_path: Path) -> None:
+    from ui.dashboard.match_session import MatchSession
+
+    store = MatchStore.open(tmp_path / "m.sqlite3")
+    try:
+        session = MatchSession(store)
+        mid = session.new_match("toy", {}, ["a", "b", "c", "d"], 0)
+        session.add_roll(3, 4)
+        wb, _ = session.wall_break()
+        assert wb is not None and (wb.wall_seat, wb.stacks_skipped) == (2, 7)
+        for event in [*HAND_1, *HAND_2, LEAVES]:
+            store.append_event(mid, event, who="camera")
+        session.refresh()
+        assert session.rolls == [] and session.match.totals == TOTALS
+    finally:
+        store.close()
+
+
 def test_the_dashboard_core_scores_and_names_the_toy(toy: None) -> None:
     from ui.dashboard.i18n import word
 
