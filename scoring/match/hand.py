@@ -60,7 +60,7 @@ def _name(t: Tile | None) -> str:
 
 
 @dataclass
-class SeatState:
+class SeatInPlay:
     known: Counter[Tile] = field(default_factory=Counter)
     unknown: int = 0
     melds: list[Meld] = field(default_factory=list)
@@ -79,8 +79,8 @@ class SeatState:
     drawn_drawable: int = 10**6  # drawable tiles left just after its last draw (none yet)
     konged_last: bool = False  # its last action was a kong (Liaoyang 反弹)
 
-    def clone(self) -> SeatState:
-        new = SeatState.__new__(SeatState)
+    def clone(self) -> SeatInPlay:
+        new = SeatInPlay.__new__(SeatInPlay)
         new.__dict__.update(self.__dict__)
         new.known = Counter(self.known)
         new.melds = list(self.melds)
@@ -149,7 +149,7 @@ class HandState:
     started: bool = False  # the dealer has discarded: the deal's flower round is over
     undrawn: int = 0
     tail_drawn: int = 0  # replacements taken from the tail of the wall (Shandong stacks)
-    seats: list[SeatState] = field(default_factory=lambda: [SeatState() for _ in range(4)])
+    seats: list[SeatInPlay] = field(default_factory=lambda: [SeatInPlay() for _ in range(4)])
     turn: int = 0
     need: str = "deal"  # "deal", "draw", "discard", "replacement" or "over"
     replacement_for: str | None = None  # "kong" or "flower"

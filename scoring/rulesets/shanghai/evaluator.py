@@ -14,7 +14,7 @@ from typing import Any
 from scoring.errors import InvalidHand
 from scoring.rulesets.shanghai.fans import FLOORS, MULTIPLIERS, PATTERNS, MenQing, Pattern
 from scoring.rulesets.shanghai.fans.flowers import flower_items
-from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.shanghai.hand import HandFacts
 from scoring.settlement import Item
 
 ALLOWED = "碰碰胡, 混一色, 清一色, 混碰, 清碰, 风一色, 风碰, 八花齐"
@@ -30,11 +30,11 @@ class ShareResult:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-def qualifying_patterns(hand: WinFacts) -> list[Pattern]:
+def qualifying_patterns(hand: HandFacts) -> list[Pattern]:
     return [p for p in PATTERNS if p.is_condition_met(hand)]
 
 
-def refusal(hand: WinFacts) -> str:
+def refusal(hand: HandFacts) -> str:
     """Why a hand with no Shanghai pattern does not win."""
     if hand.has_shape:
         return f"a plain hand (平胡) does not win in Shanghai; only {ALLOWED}"
@@ -43,7 +43,7 @@ def refusal(hand: WinFacts) -> str:
     return f"not a winning shape; only {ALLOWED} win in Shanghai"
 
 
-def evaluate(hand: WinFacts, options: Mapping[str, Any]) -> ShareResult:
+def evaluate(hand: HandFacts, options: Mapping[str, Any]) -> ShareResult:
     """The highest share this win is worth; raises :class:`InvalidHand` when nothing qualifies."""
     candidates = qualifying_patterns(hand)
     if not candidates:
@@ -53,7 +53,7 @@ def evaluate(hand: WinFacts, options: Mapping[str, Any]) -> ShareResult:
     return results[best]
 
 
-def _share_for(pattern: Pattern, hand: WinFacts, options: Mapping[str, Any]) -> ShareResult:
+def _share_for(pattern: Pattern, hand: HandFacts, options: Mapping[str, Any]) -> ShareResult:
     le = int(options["le"])
     items: list[Item] = []
     if pattern.fan is None:

@@ -16,7 +16,7 @@ from scoring.tiles import Tile, is_flower, is_honor, suit_of
 
 
 @dataclass(frozen=True)
-class WinFacts:
+class HandFacts:
     """One winner's tiles, melds and flowers, and the win itself."""
 
     seat: int
@@ -27,7 +27,7 @@ class WinFacts:
     context: Context = field(default_factory=Context)  # the dice and 荒番, for the multipliers
 
     @classmethod
-    def of(cls, record: HandRecord, win: Win) -> WinFacts:
+    def of(cls, record: HandRecord, win: Win) -> HandFacts:
         seat = record.seats[win.seat]
         return cls(win.seat, seat.concealed, seat.melds, seat.flowers, win, record.context)
 

@@ -10,7 +10,7 @@ from scoring.rulesets.base import Ruleset, WallBreak, WinnerFacts
 from scoring.rulesets.shanghai import payments, table
 from scoring.rulesets.shanghai.contracts import contracts
 from scoring.rulesets.shanghai.evaluator import ShareResult, evaluate, qualifying_patterns
-from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.shanghai.hand import HandFacts
 from scoring.rulesets.shanghai.louhu import may_win_on_discard
 from scoring.rulesets.shanghai.options import OPTIONS, ShanghaiOptions
 from scoring.settlement import Item, Number, Settlement, Transfer, WinScore
@@ -46,7 +46,7 @@ class ShanghaiRuleset(Ruleset):
         """Refuse a win with no pattern (impossible records are refused by the core)."""
         opts = self.opts(record)
         for w in record.wins:
-            evaluate(WinFacts.of(record, w), opts)
+            evaluate(HandFacts.of(record, w), opts)
 
     def score(self, record: HandRecord) -> Settlement:
         opts = self.opts(record)
@@ -61,7 +61,7 @@ class ShanghaiRuleset(Ruleset):
                             f"和局：无人付分，荒番 {record.context.huangfan} -> {huangfan}，"
                             "庄家连庄")])
         results: dict[int, ShareResult] = {
-            w.seat: evaluate(WinFacts.of(record, w), opts) for w in record.wins}
+            w.seat: evaluate(HandFacts.of(record, w), opts) for w in record.wins}
         shares = {seat: r.share for seat, r in results.items()}
         transfers = payments.win_transfers(record, shares, opts)
         le = int(opts["le"])
@@ -82,7 +82,7 @@ class ShanghaiRuleset(Ruleset):
         if not concealed or len(concealed) + 3 * len(melds) != 14:
             return False
         win = Win(seat=0, tile=concealed[-1], by="self_draw")
-        hand = WinFacts(0, tuple(concealed), melds, (), win)
+        hand = HandFacts(0, tuple(concealed), melds, (), win)
         return bool(qualifying_patterns(hand))
 
     def wall_break(self, dealer: int, rolls: Sequence[tuple[int, int]],

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from scoring.rulesets.fan import Fan
-from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.shanghai.hand import HandFacts
 
 
-class Floor(Fan[WinFacts, Any]):
+class Floor(Fan[HandFacts, Any]):
     fan: ClassVar[int] = 1  # the value is raised to this many 勒子
     unit: ClassVar[str] = "le"
 
-    def is_condition_met(self, hand: WinFacts, options: Any) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         raise NotImplementedError
 
 
@@ -21,7 +21,7 @@ class GangKai(Floor):
     note = "self-drawn on a kong or flower replacement"
     note_zh = "杠或补花后的补牌自摸"
 
-    def is_condition_met(self, hand: WinFacts, options: Any) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         return hand.win.is_self_draw and hand.win.replacement is not None
 
 
@@ -30,7 +30,7 @@ class DaDiaoChe(Floor):
     note = "four melds laid down, won on a single-tile wait"
     note_zh = "四副副露摊下，单吊和牌"
 
-    def is_condition_met(self, hand: WinFacts, options: Any) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         # with four melds the two standing tiles are the pair: the wait was a single tile
         return (not hand.by_flowers and len(hand.concealed) == 2
                 and hand.laid_down(bool(options["dadiaoche_counts_concealed_kong"])) == 4)

@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from scoring.rulesets.fan import Fan
-from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.shanghai.hand import HandFacts
 
 
-class Multiplier(Fan[WinFacts, Any]):
+class Multiplier(Fan[HandFacts, Any]):
     fan: ClassVar[int] = 2  # the factor
     unit: ClassVar[str] = "x"
     raises_cap: ClassVar[bool]  # doubles the cap too (开宝, 荒番)
 
-    def is_condition_met(self, hand: WinFacts, options: Any) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         raise NotImplementedError
 
 
@@ -22,7 +22,7 @@ class MenQing(Multiplier):
     note = "no 吃, 碰, 明杠 or 补杠 (暗杠 allowed)"
     note_zh = "没有吃、碰、明杠或补杠（暗杠可以）"
 
-    def is_condition_met(self, hand: WinFacts, options: Any) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         return hand.menqing
 
 
@@ -36,7 +36,7 @@ class KaiBao(Multiplier):
     note = "dice show a double or 1 and 4"
     note_zh = "骰子为对子或1和4"
 
-    def is_condition_met(self, hand: WinFacts, options: Any) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         return is_kaibao(hand.context.dice)
 
 
@@ -45,7 +45,7 @@ class HuangFan(Multiplier):
     note = "the 荒番 counter is above 0"
     note_zh = "荒番计数大于0"
 
-    def is_condition_met(self, hand: WinFacts, options: Any) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         return hand.context.huangfan > 0
 
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from scoring.rulesets.fan import Fan
-from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.shanghai.hand import HandFacts
 
 
-class Pattern(Fan[WinFacts, Any]):
+class Pattern(Fan[HandFacts, Any]):
     fan: ClassVar[int | None]  # value in 勒子; None: 底 + 花
     unit: ClassVar[str] = "le"
     cap_base: ClassVar[int]  # the per-share cap before 开宝/荒番, in 勒子
     rank: ClassVar[int]
 
-    def is_condition_met(self, hand: WinFacts, options: Any = None) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any = None) -> bool:
         raise NotImplementedError
 
 
@@ -28,7 +28,7 @@ class PengPengHu(Pattern):
     note = "standard shape, all sets pungs/kongs"
     note_zh = "标准牌型，全部是刻子或杠"
 
-    def is_condition_met(self, hand: WinFacts, options: Any = None) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any = None) -> bool:
         return hand.all_pungs
 
 
@@ -37,7 +37,7 @@ class HunYiSe(Pattern):
     note = "standard shape, one suit + honors"
     note_zh = "标准牌型，一种花色加字牌"
 
-    def is_condition_met(self, hand: WinFacts, options: Any = None) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any = None) -> bool:
         return hand.has_shape and len(hand.suits) == 1 and hand.has_honors
 
 
@@ -46,7 +46,7 @@ class QingYiSe(Pattern):
     note = "standard shape, one suit only"
     note_zh = "标准牌型，只有一种花色"
 
-    def is_condition_met(self, hand: WinFacts, options: Any = None) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any = None) -> bool:
         return hand.has_shape and len(hand.suits) == 1 and not hand.has_honors
 
 
@@ -55,7 +55,7 @@ class HunPeng(Pattern):
     note = "混一色 and 碰碰胡"
     note_zh = "混一色加碰碰胡"
 
-    def is_condition_met(self, hand: WinFacts, options: Any = None) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any = None) -> bool:
         return HUN_YI_SE.is_condition_met(hand) and hand.all_pungs
 
 
@@ -64,7 +64,7 @@ class QingPeng(Pattern):
     note = "清一色 and 碰碰胡"
     note_zh = "清一色加碰碰胡"
 
-    def is_condition_met(self, hand: WinFacts, options: Any = None) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any = None) -> bool:
         return QING_YI_SE.is_condition_met(hand) and hand.all_pungs
 
 
@@ -73,7 +73,7 @@ class FengYiSe(Pattern):
     note = "all 14 tiles honors, any arrangement"
     note_zh = "14张全是字牌，不论组合"
 
-    def is_condition_met(self, hand: WinFacts, options: Any = None) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any = None) -> bool:
         return not hand.by_flowers and hand.all_honors
 
 
@@ -82,7 +82,7 @@ class FengPeng(Pattern):
     note = "all honors, all pungs/kongs + pair"
     note_zh = "全是字牌，全部刻子或杠加一对"
 
-    def is_condition_met(self, hand: WinFacts, options: Any = None) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any = None) -> bool:
         return hand.all_honors and hand.all_pungs
 
 
@@ -91,7 +91,7 @@ class BaHuaQi(Pattern):
     note = "the eighth flower drawn: immediate self-draw win"
     note_zh = "摸到第八张花，立即自摸和牌"
 
-    def is_condition_met(self, hand: WinFacts, options: Any = None) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any = None) -> bool:
         return hand.by_flowers
 
 
