@@ -6,7 +6,6 @@ record that fails. Ruleset-specific prohibitions are checked by the ruleset's ow
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -240,7 +239,7 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> HandRecord:
 
 def parse_record(data: Any) -> HandRecord:
     """Validate every field of a decoded hand record; see :func:`validate_counts` for counts."""
-    if not isinstance(data, Mapping):
+    if not _is_mapping(data):
         raise RecordError("a hand record is a JSON object")
     _no_unknown(data, _TOP_KEYS, "")
     from scoring.rulesets.registry import check_fields, known_rulesets, typed_options
@@ -250,7 +249,7 @@ def parse_record(data: Any) -> HandRecord:
         raise RecordError(f"unknown ruleset {ruleset!r}; known: {', '.join(known_rulesets())}",
                           "ruleset")
     options = data.get("options", {})
-    if not isinstance(options, Mapping):
+    if not _is_mapping(options):
         raise RecordError("must be an object", "options")
     resolved = typed_options(ruleset, options)
     dealer = _seat_number(data.get("dealer"), "dealer")
@@ -273,6 +272,12 @@ def parse_record(data: Any) -> HandRecord:
     validate_counts(record)
     check_fields(record)
     return record
+
+
+def _is_mapping(value: Any) -> bool:
+    """A JSON object: a ``dict`` (what JSON decodes to, checked first: it is the fast case) or
+    any other mapping."""
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def _no_unknown(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
@@ -320,7 +325,7 @@ def _one_tile(value: Any, where: str) -> Tile:
 
 def _parse_seat(raw: Any, k: int) -> Seat:
     where = f"seats[{k}]"
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise RecordError("must be an object", where)
     _no_unknown(raw, _SEAT_KEYS, where)
     concealed_text = raw.get("concealed", "")
@@ -364,7 +369,7 @@ def _parse_seat(raw: Any, k: int) -> Seat:
 
 
 def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise RecordError("must be an object", where)
     _no_unknown(raw, _MELD_KEYS, where)
     mtype = raw.get("type")
@@ -404,7 +409,7 @@ def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
 
 def _parse_win(raw: Any, i: int) -> Win:
     where = f"wins[{i}]"
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise RecordError("must be an object", where)
     _no_unknown(raw, _WIN_KEYS, where)
     seat = _seat_number(raw.get("seat"), f"{where}.seat")
@@ -452,7 +457,7 @@ def _parse_win(raw: Any, i: int) -> Win:
 
 
 def _parse_context(raw: Any) -> Context:
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise RecordError("must be an object", "context")
     _no_unknown(raw, _CONTEXT_KEYS, "context")
     dice = raw.get("dice")
@@ -561,19 +566,23 @@ def _check_win_source(record: HandRecord, win: Win, where: str) -> None:
 
 def validate_counts(record: HandRecord) -> None:
     """No more than 4 copies of a tile, and each flower once, among everything shown."""
-    counts: Counter[Tile] = Counter()
+    counts = [0] * len(TILE_NAMES)
     for seat in record.seats:
-        counts.update(seat.all_tiles())
-        counts.update(seat.flowers)
-    for key in ("indicator", "bao_tile"):
-        tile = getattr(record.context, key)
+        for t in seat.concealed:
+            counts[t] += 1
+        for m in seat.melds:
+            for t in m.tiles:
+                counts[t] += 1
+        for t in seat.flowers:
+            counts[t] += 1
+    for tile in (record.context.indicator, record.context.bao_tile):
         if tile is not None:
             counts[tile] += 1
     discard_wins = [w for w in record.wins if w.by != "self_draw"]
     if len(discard_wins) > 1:
         # the one discarded tile sits in every winner's hand: count it once
         counts[discard_wins[0].tile] -= len(discard_wins) - 1
-    for tile, n in sorted(counts.items()):
+    for tile, n in enumerate(counts):
         limit = 1 if is_flower(tile) else 4
         if n > limit:
             raise RecordError(f"{n} copies of {TILE_NAMES[tile]} shown; the set has {limit}",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 _BUILT_IN = ("shandong", "liaoyang", "shanghai")
 _REGISTERED: dict[str, Ruleset] = {}
 _LOADED: dict[str, Ruleset] = {}
+_OPTION_TYPES: dict[str, type[RuleOptions] | None] = {}  # the built-in rulesets' option types
 
 
 def known_rulesets() -> tuple[str, ...]:
@@ -81,8 +82,11 @@ def ruleset_options(name: str) -> tuple[OptionSpec, ...]:
 def _options_type(name: str) -> type[RuleOptions] | None:
     if name in _REGISTERED:
         return _REGISTERED[name].Options
-    module = importlib.import_module(f"scoring.rulesets.{name}.options")
-    return getattr(module, "Options", None)
+    found = _OPTION_TYPES.get(name)
+    if found is None:
+        module = importlib.import_module(f"scoring.rulesets.{name}.options")
+        found = _OPTION_TYPES[name] = getattr(module, "Options", None)
+    return found
 
 
 def typed_options(name: str, overrides: Mapping[str, Any]) -> Any:
@@ -91,7 +95,8 @@ def typed_options(name: str, overrides: Mapping[str, Any]) -> Any:
     An option of another ruleset is refused naming that ruleset; settings under which nothing
     could be paid are refused by the ruleset's own check.
     """
-    ruleset_options(name)  # an unknown ruleset is refused first
+    if name not in _BUILT_IN and name not in _REGISTERED:
+        ruleset_options(name)  # an unknown ruleset is refused, naming the known ones
     kind = _options_type(name)
     try:
         if kind is not None:
