@@ -245,11 +245,9 @@ class MainWindow(QMainWindow):
         if panel is None or panel.match_id is None or self.store is None:
             return
         try:
-            self.store.append_event(panel.match_id, event.to_json(), who="camera")
+            panel.session.log_event(event.to_json(), who="camera")
         except ValueError as exc:  # the match's refusals and the store's errors alike
             self.statusBar().showMessage(f"{tr('not_logged')}: {exc}", 10000)
-            return
-        panel.refresh()
 
     def take_recognized_win(self, result: Any, winner: int,
                             suggestions: dict[TileRef, list[tuple[int, float]]]) -> None:
@@ -413,12 +411,7 @@ class MainWindow(QMainWindow):
         why = "; ".join(f"seat {c.seat} {c.what} ({c.who}: {c.why})"
                         for c in self.session.corrections) or "confirmed"
         try:
-            if self.logged_seq is not None:
-                self.store.amend(panel.match_id, self.logged_seq,
-                                 {"type": "hand_recorded", "record": record.to_json()},
-                                 who=self.operator, why=why)
-            else:
-                self.store.add_hand(panel.match_id, record.to_json(), who=self.operator, why=why)
+            panel.session.record_hand(record.to_json(), self.operator, why, self.logged_seq)
         except ValueError as exc:
             self.statusBar().showMessage(str(exc), 10000)
             return

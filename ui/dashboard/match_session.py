@@ -47,6 +47,25 @@ class MatchSession:
                 self.rolls = []
         self.changed.emit(self.match)
 
+    def log_event(self, event: dict[str, Any], who: str) -> None:
+        """Append a table event to the open match (``ValueError``: the match refuses it)."""
+        if self.match_id is None:
+            raise ValueError("no match is open")
+        self.store.append_event(self.match_id, event, who=who)
+        self.refresh()
+
+    def record_hand(self, record: dict[str, Any], who: str, why: str,
+                    replacing: int | None = None) -> None:
+        """Log a finished hand, or correct the logged event ``replacing`` with it."""
+        if self.match_id is None:
+            raise ValueError("no match is open")
+        if replacing is not None:
+            self.store.amend(self.match_id, replacing, {"type": "hand_recorded",
+                                                        "record": record}, who=who, why=why)
+        else:
+            self.store.add_hand(self.match_id, record, who=who, why=why)
+        self.refresh()
+
     def add_roll(self, a: int, b: int) -> None:
         self.rolls.append((a, b))
         self.rolled.emit((a, b))
