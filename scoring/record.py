@@ -183,8 +183,17 @@ class HandRecord:
     wins: tuple[Win, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     context: Context = field(default_factory=Context)
-    #: ``options`` resolved by the ruleset when the record was parsed (its ``RuleOptions``)
-    resolved: Any = field(default=None, compare=False, repr=False)
+    #: (the ``options`` mapping, the ruleset's ``RuleOptions`` for it) as resolved when the
+    #: record was parsed; see :attr:`resolved`
+    resolved_for: tuple[Mapping[str, Any], Any] | None = field(default=None, compare=False,
+                                                               repr=False)
+
+    @property
+    def resolved(self) -> Any:
+        """The house rules as resolved when the record was parsed, or ``None`` (a record built
+        in code, or copied with other ``options``: the ruleset resolves those itself)."""
+        pair = self.resolved_for
+        return pair[1] if pair is not None and pair[0] is self.options else None
 
     @property
     def winners(self) -> list[int]:
@@ -265,9 +274,10 @@ def parse_record(data: Any) -> HandRecord:
         raise RecordError("must be a list", "wins")
     wins = tuple(_parse_win(w, i) for i, w in enumerate(wins_raw))
     context = _parse_context(data.get("context", {}))
+    own = dict(options)
     record = HandRecord(ruleset=ruleset, dealer=dealer, seats=seats,  # type: ignore[arg-type]
-                        outcome=outcome, wins=wins, options=dict(options), context=context,
-                        resolved=resolved)
+                        outcome=outcome, wins=wins, options=own, context=context,
+                        resolved_for=(own, resolved))
     _check_wins(record)
     validate_counts(record)
     check_fields(record)

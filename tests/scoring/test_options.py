@@ -41,6 +41,9 @@ def test_a_record_is_resolved_once_when_it_is_opened() -> None:
     assert rs.opts(record) is record.resolved
     # the record keeps the options as written, so it round-trips unchanged
     assert record.to_json()["options"] == {"base": 10}
+    # a copy with other options is resolved again, not read from the original's
+    copy = dataclasses.replace(record, options={"base": 20})
+    assert copy.resolved is None and rs.opts(copy).base == 20
     assert score(record).payments == [0, 13, 0, -13]  # (底 10 + 3 花) × 1 番
 
 
