@@ -1,4 +1,4 @@
-"""The rulesets the project knows, found by name; their options load without their scoring.
+"""The rulesets the project knows, found by name, with their options and their help text.
 
 The three regional rulesets are packages under ``scoring/rulesets/``; another (a house variant,
 a test's toy) joins with :func:`register` and is then asked exactly like them. Callers that
