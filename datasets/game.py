@@ -23,7 +23,7 @@ _CHOW_START_WEIGHTS = (3, 0, 1, 2, 1, 0, 3)
 
 
 @dataclass
-class SeatState:
+class GameSeat:
     """One player's tiles; ``sideways[i]`` is the index of the claimed tile in meld ``i``."""
 
     concealed: list[Tile] = field(default_factory=list)
@@ -49,7 +49,7 @@ class SeatState:
 class GameState:
     dealer: int
     dice: tuple[int, int]
-    seats: list[SeatState]
+    seats: list[GameSeat]
     wall_tiles: int
     break_stack: int  # ring index 0..71 where the wall was broken
     to_play: int  # the seat holding 14 (or 3n+2) tiles
@@ -191,7 +191,7 @@ def sample_game(rng: random.Random, *, progress: float | None = None,
     showdown = rng.random() < 0.12 if showdown is None else showdown
     dealer = rng.randrange(4)
     dice = (rng.randint(1, 6), rng.randint(1, 6))
-    seats = [SeatState() for _ in range(4)]
+    seats = [GameSeat() for _ in range(4)]
     turns = int(p * 70)
     to_play = (dealer + turns) % 4
     winner = to_play if showdown else None

@@ -19,6 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from scoring.rulesets.registry import default_ruleset, rules_for
 from scoring.tiles import TILE_NAMES
 from vision.capture import (
     Capture,
@@ -310,14 +311,9 @@ class Pipeline:
         return events
 
     def _roller(self) -> int:
-        """Who throws the next roll: the dealer first; after that, the seat the ruleset's wall
-        break names for the second roll (Liaoyang's, counted from the dealer's throw)."""
-        if not self.rolls or not self.ruleset:
-            return self.dealer
-        wb, _ = wall_break(self.ruleset, self.dealer, [self.rolls[-1], (1, 1)], self.options)
-        if wb is not None and len(wb.rollers) > 1:
-            return int(wb.rollers[1])
-        return self.dealer
+        """Who throws the next roll, as the ruleset says: the dealer first; after that, the
+        seat counted from the last throw (Liaoyang's second roller), or the dealer again."""
+        return rules_for(self.ruleset).next_roller(self.dealer, self.rolls[-1:], self.options)
 
     def _win_check(self, state: SeatState, frame: Frame) -> list[VisionEvent]:
         if state.hidden or state.tile_count != 14 or state.seat in self.won:
@@ -340,7 +336,7 @@ class Pipeline:
         the winner defaults to the seat that showed a winning hand."""
         if winner is None and len(self.won) == 1:
             winner = next(iter(self.won))
-        return build_record(result.table, ruleset=self.ruleset or "shanghai",
+        return build_record(result.table, ruleset=self.ruleset or default_ruleset(),
                             dealer=self.dealer, winner=winner, by=by, from_seat=from_seat,
                             dice=self.dice, options=self.options)
 

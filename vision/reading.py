@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from scoring.record import Meld
+from scoring.rulesets.registry import rules_for
 from scoring.tiles import TILE_NAMES, Tile, format_tiles
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
@@ -177,7 +178,7 @@ def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
     context: dict[str, Any] = {}
     if dice is not None and len(dice.faces) == 2:
         context["dice"] = list(dice.faces)
-    if reading.indicator is not None and ruleset == "liaoyang":
+    if reading.indicator is not None and rules_for(ruleset).turns_indicator:
         context["indicator"] = TILE_NAMES[reading.indicator]
     record["context"] = context
     return record, notes
@@ -186,7 +187,6 @@ def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
 def table_waits(reading: TableReading, ruleset: str | None = None,
                 options: Mapping[str, Any] | None = None) -> dict[int, list[tuple[Tile, int]]]:
     """听 of every seat that shows 13 tiles face up, with the copies still unseen."""
-    from scoring.errors import ScoringError
     from scoring.waiting import seat_waits
 
     visible: list[Tile] = []
@@ -202,14 +202,9 @@ def table_waits(reading: TableReading, ruleset: str | None = None,
             continue
         others = [t for o in reading.seats if o.seat != s.seat
                   for t in (*o.hand, *(x for m in o.melds for x in m.tiles))]
-        try:
-            out[s.seat] = seat_waits(s.hand, scoring_melds(s.melds, s.seat), ruleset=ruleset,
-                                     options=options,
-                                     context=context if ruleset == "liaoyang" or not ruleset
-                                     else {}, visible=visible + others)
-        except (ScoringError, NotImplementedError):
-            out[s.seat] = seat_waits(s.hand, scoring_melds(s.melds, s.seat),
-                                     visible=visible + others)
+        out[s.seat] = seat_waits(s.hand, scoring_melds(s.melds, s.seat), ruleset=ruleset,
+                                 options=options, context=context, visible=visible + others,
+                                 lenient=True)
     return out
 
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from scoring.engine import is_complete
 from scoring.tiles import NUM_KINDS, NUM_TILES, TILE_NAMES, Tile, is_flower, suit_of
 from vision.detections import TileDetections
 from vision.geometry import MeldReading, SeatReading, TableReading
@@ -280,17 +279,9 @@ def winning_test(ruleset: str | None, melds: tuple = (), options: dict | None = 
                  context: dict | None = None) -> Callable[[list[Tile]], bool]:
     """A test that a concealed part is a finished hand: the ruleset's own when it is
     implemented, the standard shape or seven pairs otherwise."""
-    if ruleset:
-        from scoring.errors import ScoringError
-        from scoring.rulesets.registry import get_ruleset
+    from scoring.waiting import rules_and_options
 
-        try:
-            rs = get_ruleset(ruleset)
-            opts = rs.resolve_options(options or {})
-            ctx = context or {}
-            return lambda hand: (len(hand) % 3 == 2 and all(t < NUM_KINDS for t in hand)
-                                 and rs.is_winning_hand(list(hand), melds, opts, ctx))
-        except ScoringError:
-            pass
+    rs, opts = rules_and_options(ruleset, options, lenient=True)
+    ctx = context or {}
     return lambda hand: (len(hand) % 3 == 2 and all(t < NUM_KINDS for t in hand)
-                         and is_complete(hand, seven_pairs=not melds))
+                         and rs.is_winning_hand(list(hand), melds, opts, ctx))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from scenes import Scene, SeatSpec, detections, table_corners, tilted, top_down
@@ -109,8 +111,12 @@ def test_count_problem_is_reported_not_hidden() -> None:
 
 
 def test_seat_state_key_ignores_hand_order() -> None:
-    a = seat_states(read_table(*_dets(SHOWDOWN)))
-    assert a[0].key == a[0].key and a[0].to_json()["concealed"] == "123m456p78988sWWW"
+    a = seat_states(read_table(*_dets(SHOWDOWN)))[0]
+    assert a.to_json()["concealed"] == "123m456p78988sWWW"
+    shuffled = dataclasses.replace(a, concealed=tuple(reversed(a.concealed)))
+    assert shuffled != a and shuffled.key == a.key  # the same tiles in another order
+    changed = dataclasses.replace(a, concealed=(*a.concealed[:-1], a.concealed[0]))
+    assert changed.key != a.key  # one tile differs
 
 
 def test_find_table_corners_on_a_drawn_table() -> None:

@@ -148,8 +148,7 @@ def test_stabilizer_rejects_zero_frames() -> None:
 
 
 def test_match_events_are_in_the_match_engines_form() -> None:
-    events = pytest.importorskip("scoring.match.events",
-                                 reason="the match engine (scoring/match) is not present")
+    from scoring.match import events
     s1 = detections(scene(discards="1m"), CAM)[0]
     s3 = detections(scene(hand="123m456p789s6s", discards="1m", flowers="f3",
                           melds=[("pung", "NNN", 1)]), CAM)[0]

@@ -18,6 +18,7 @@ from scoring.errors import RecordError
 from scoring.jsonlimits import load_json, read_json_file
 from scoring.match import Match, MatchStore
 from scoring.match.events import Amendment, SignOff
+from scoring.rulesets.registry import help_text
 from ui.commands._numbers import MATCH_ID
 from ui.errors import CommandError
 
@@ -30,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     msub = p.add_subparsers(dest="match_command", metavar="ACTION")
 
     q = msub.add_parser("new", help="start a match")
-    q.add_argument("--ruleset", required=True, help="shandong, liaoyang or shanghai")
+    q.add_argument("--ruleset", required=True, metavar="RULESET",
+                   help=help_text())
     q.add_argument("--players", nargs=4, required=True, metavar="NAME",
                    help="four names, in seat order 0..3 (play order)")
     q.add_argument("--dealer", default="random",

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from scoring.rulesets.registry import help_text
 from ui.commands._numbers import SEAT, number
 from ui.commands.read import add_calibration_options, add_detect_size, calibration_of
 from ui.errors import CommandError
@@ -21,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "stable hands, discards, claims, flowers, dice and the wall break, wins, "
                     "and camera status changes.")
     p.add_argument("source", help="camera index, video file, stream URL or image folder")
-    p.add_argument("--ruleset", help="shandong, liaoyang or shanghai (wall break, win shapes)")
+    p.add_argument("--ruleset", metavar="RULESET",
+                   help=f"for the wall break and win shapes: {help_text()}")
     p.add_argument("--dealer", type=SEAT, default=0, help="the dealer's seat (default 0)")
     p.add_argument("--stable", type=number(int, 1, 10_000), default=5, metavar="N",
                    help="frames a state must hold before it is reported (default 5)")

@@ -13,6 +13,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from scoring.jsonlimits import read_json_file
+from scoring.rulesets.registry import default_ruleset
 from ui.dashboard import i18n
 
 SAMPLE_HAND = Path(__file__).resolve().parent.parent / "samples" / "hand.json"
@@ -60,7 +61,7 @@ def build_window(opts: RunOptions):
         if matches:
             panel.open_match(matches[-1].id)
         else:
-            panel.new_match("shandong", {}, i18n.default_players(), 0)
+            panel.new_match(default_ruleset(), {}, i18n.default_players(), 0)
     if opts.hand is not None:
         try:
             record = read_json_file(opts.hand)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from scoring.errors import ScoringError
 from scoring.jsonlimits import read_json_file
 from scoring.record import HandRecord, Seat
+from scoring.rulesets.registry import default_ruleset
 from scoring.tiles import parse_tiles
 from scoring.waiting import seat_waits
 from ui.commands.waits import parse_meld
@@ -183,13 +184,10 @@ class MainWindow(QMainWindow):
         waits: list[tuple[int, int]] = []
         if k not in winners and seat.concealed:
             visible = [t for j, s in enumerate(record.seats) if j != k for t in s.all_tiles()]
-            try:
-                waits = seat_waits(seat.concealed, seat.melds, ruleset=record.ruleset,
-                                   options=record.options,
-                                   context={"indicator": record.context.indicator},
-                                   visible=visible)
-            except ScoringError:
-                waits = seat_waits(seat.concealed, seat.melds, visible=visible)
+            waits = seat_waits(seat.concealed, seat.melds, ruleset=record.ruleset,
+                               options=record.options,
+                               context={"indicator": record.context.indicator},
+                               visible=visible, lenient=True)
         flagged = {ref for ref in self.session.suggestions if ref.seat == k}
         return SeatView(k, name, record.dealer, seat, total, waits, flagged, k in winners)
 
@@ -247,18 +245,16 @@ class MainWindow(QMainWindow):
         if panel is None or panel.match_id is None or self.store is None:
             return
         try:
-            self.store.append_event(panel.match_id, event.to_json(), who="camera")
+            panel.session.log_event(event.to_json(), who="camera")
         except ValueError as exc:  # the match's refusals and the store's errors alike
             self.statusBar().showMessage(f"{tr('not_logged')}: {exc}", 10000)
-            return
-        panel.refresh()
 
     def take_recognized_win(self, result: Any, winner: int,
                             suggestions: dict[TileRef, list[tuple[int, float]]]) -> None:
         from vision.reading import build_record
 
         match = self.match_panel.match if self.match_panel else None
-        ruleset = match.ruleset if match else "shandong"
+        ruleset = match.ruleset if match else default_ruleset()
         dealer = match.dealer if match else 0
         try:
             record, notes = build_record(result.table, ruleset=ruleset, dealer=dealer,
@@ -415,12 +411,7 @@ class MainWindow(QMainWindow):
         why = "; ".join(f"seat {c.seat} {c.what} ({c.who}: {c.why})"
                         for c in self.session.corrections) or "confirmed"
         try:
-            if self.logged_seq is not None:
-                self.store.amend(panel.match_id, self.logged_seq,
-                                 {"type": "hand_recorded", "record": record.to_json()},
-                                 who=self.operator, why=why)
-            else:
-                self.store.add_hand(panel.match_id, record.to_json(), who=self.operator, why=why)
+            panel.session.record_hand(record.to_json(), self.operator, why, self.logged_seq)
         except ValueError as exc:
             self.statusBar().showMessage(str(exc), 10000)
             return
