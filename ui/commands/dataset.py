@@ -179,7 +179,7 @@ def _crops(args: argparse.Namespace) -> int:
 
 
 def _die_faces(args: argparse.Namespace) -> int:
-    from datasets.native_crops import write_die_faces
+    from vision.training.die_faces import write_die_faces
 
     summary = write_die_faces(args.out, args.scenes, seed=args.seed, per_die=args.per_die,
                               faces=args.faces, val_fraction=args.val, workers=args.workers,
