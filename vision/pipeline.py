@@ -30,6 +30,8 @@ from vision.capture import (
     check_image,
     open_capture,
 )
+from vision.change import LOCAL_CHANGE, local_change
+from vision.dealer import dealer_after
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import TableCalibration, TableLayout, TableReading, read_table
@@ -127,6 +129,7 @@ class Pipeline:
         self.won: set[int] = set()
         self.rolls: list[tuple[int, ...]] = []
         self._wall_seen = 0
+        self._next_dealer: int | None = None  # after a win: who deals when a new wall stands
 
     # -- the loop
 
@@ -207,8 +210,11 @@ class Pipeline:
             self._moving_since = None
         elif self._moving_since is None:
             self._moving_since = frame.timestamp
+        # unchanged: nowhere in the picture did a tile's worth change (one discard is far
+        # below the whole picture's mean change)
         unchanged = (self._last_thumb is not None
-                     and float(np.abs(thumb - self._last_thumb).mean()) < self.motion)
+                     and float(np.abs(thumb - self._last_thumb).mean()) < self.motion
+                     and local_change(thumb, self._last_thumb) < LOCAL_CHANGE)
         # while hands move over the table nothing can be read reliably: keep the last
         # detections until the picture settles (or has moved for SETTLE_WAIT seconds)
         waiting = (moving and self._moving_since is not None
@@ -270,7 +276,11 @@ class Pipeline:
                 events += events_between(self.hands[state.seat], got, frame.index,
                                          frame.timestamp)
                 self.hands[state.seat] = got
-                events += self._win_check(got, frame)
+                won = self._win_check(got, frame)
+                if won:
+                    self._next_dealer = dealer_after(table, self.ruleset, self.dealer,
+                                                     state.seat, self.dice, self.options)
+                events += won
         events += self._dice(frame, table)
         changes = [str(c) for c in fixed.changes] if legal else []
         if changes and changes != self._last_changes:  # once per repair, not every frame
@@ -280,10 +290,14 @@ class Pipeline:
         return events
 
     def new_hand(self) -> None:
-        """Forget the dice rolls and wins of the last hand (a fresh wall also does this)."""
+        """Forget the dice rolls, seats and wins of the last hand (a fresh wall also does
+        this); after a win the ruleset's next dealer deals."""
         self.rolls.clear()
         self.won.clear()
         self.dice = None
+        self.hands = [None] * 4
+        if self._next_dealer is not None:
+            self.dealer, self._next_dealer = self._next_dealer, None
 
     def _dice(self, frame: Frame, table: TableReading) -> list[VisionEvent]:
         """A roll is reported once its faces hold N frames; dice taken away in between let
