@@ -296,7 +296,7 @@ class Table:
                                  for m in s.melds],
                        "flowers": [TILE_NAMES[f] for f in s.flowers]} for s in self.seats],
             "outcome": "win", "wins": [{"seat": seat, "tile": TILE_NAMES[t], "by": "self_draw"}],
-            "context": {"dice": list(self.rolls[-1])},
+            "context": {"dice": list(self.rolls[0])},  # the hand's first roll, as logged
         }
         self.step(f"seat {seat} draws {drawn} and wins; every hand laid face up", hold=hold)
         return record

@@ -65,6 +65,7 @@ class FrameResult:
     repair: Repair
     hands: list[SeatState | None]
     dice: DiceReading | None  # the stable dice reading, once there is one
+    hand_dice: DiceReading | None = None  # the hand's first roll: a hand record's dice
     events: list[VisionEvent] = field(default_factory=list)
     statuses: list[CaptureStatus] = field(default_factory=list)
     reused: bool = False  # the detector was skipped: the picture had not changed
@@ -247,7 +248,8 @@ class Pipeline:
         events = [] if reused and not unchanged else self._stabilize(frame, table, fixed)
         timings["read"] = time.perf_counter() - t1
         return FrameResult(frame=frame, detections=table.detections, table=table, repair=fixed,
-                           hands=list(self.hands), dice=self.dice, events=events,
+                           hands=list(self.hands), dice=self.dice,
+                           hand_dice=self.hand_dice(), events=events,
                            reused=reused, timings=timings)
 
     # -- stability and events
@@ -279,7 +281,8 @@ class Pipeline:
                 won = self._win_check(got, frame)
                 if won:
                     self._next_dealer = dealer_after(table, self.ruleset, self.dealer,
-                                                     state.seat, self.dice, self.options)
+                                                     state.seat, self.hand_dice(),
+                                                     self.options)
                 events += won
         events += self._dice(frame, table)
         changes = [str(c) for c in fixed.changes] if legal else []
@@ -324,6 +327,13 @@ class Pipeline:
                                       frame.index, frame.timestamp))
         return events
 
+    def hand_dice(self) -> DiceReading | None:
+        """The dice a hand record takes: the hand's first roll (as the match log does; a
+        ruleset that rolls twice breaks the wall with both)."""
+        if self.dice is None or not self.rolls:
+            return self.dice
+        return replace(self.dice, faces=tuple(self.rolls[0]))
+
     def _roller(self) -> int:
         """Who throws the next roll, as the ruleset says: the dealer first; after that, the
         seat counted from the last throw (Liaoyang's second roller), or the dealer again."""
@@ -352,7 +362,7 @@ class Pipeline:
             winner = next(iter(self.won))
         return build_record(result.table, ruleset=self.ruleset or default_ruleset(),
                             dealer=self.dealer, winner=winner, by=by, from_seat=from_seat,
-                            dice=self.dice, options=self.options)
+                            dice=result.hand_dice, options=self.options)
 
     def waits(self, result: FrameResult) -> dict[int, list[tuple[int, int]]]:
         """听 per seat for a frame's table (seats showing 13 tiles face up)."""
