@@ -5,10 +5,10 @@ hand 13 or 14 tiles, the discards and melds in front of the right seat."""
 from __future__ import annotations
 
 import pytest
-from conftest import needs_art
 
 from datasets.sequence import Table, make_rig, render_step, two_hands
 from scoring.tiles import parse_tiles
+from tests.datasets.conftest import needs_art
 from vision.geometry import read_table
 from vision.manifest import manifest_detections
 from vision.reading import calibrate, seat_states
