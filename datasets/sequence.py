@@ -24,7 +24,7 @@ import numpy as np
 
 from datasets import photo_faces, textures
 from datasets.camera import Camera
-from datasets.game import GameState, SeatState
+from datasets.game import GameSeat, GameState
 from datasets.layout import Body, TileSize, die, table_layout
 from datasets.render import Light, render
 from datasets.scene import _camera_over, _look, _manifest, build_surfaces, plane_background
@@ -157,7 +157,7 @@ class Table:
     def __init__(self, dealer: int, hands: list[str], ruleset: str) -> None:
         self.ruleset = ruleset
         self.dealer = dealer
-        self.seats = [SeatState() for _ in range(4)]
+        self.seats = [GameSeat() for _ in range(4)]
         self.hands = [parse_tiles(h) for h in hands]
         self.wall_tiles = 144
         self.break_stack = 0
@@ -175,7 +175,7 @@ class Table:
         if over:
             raise ValueError(f"the story shows more copies of {', '.join(over)} than a set has")
         game = GameState(self.dealer, (1, 1), copy.deepcopy(self.seats), self.wall_tiles,
-                         self.break_stack, self.to_play)
+                         self.break_stack, self.to_play, self.ruleset)
         self.steps.append(Step(note, game, self.dice, hold, self.events))
         self.events = []
 
@@ -303,7 +303,7 @@ class Table:
 
     def cleared(self) -> None:
         """The tiles go into the table (an automatic table shuffles them)."""
-        self.seats = [SeatState() for _ in range(4)]
+        self.seats = [GameSeat() for _ in range(4)]
         self.wall_tiles = 0
         self.dice = None
         self.step("the tiles go into the table", hold=5)
