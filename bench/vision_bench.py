@@ -9,8 +9,9 @@ Run: ``python bench/vision_bench.py [--models DIR] [--reference PATH] [--repeat 
   classification). A detector exported with free input size is timed at 320 (close-up photos)
   and at 960 (the size the automatic choice takes for these whole-table frames);
 - ``ratio_vs_mahjong_detector`` — their median / ours (above 1: we are faster);
-- ``end_to_end_fps`` on ``vision/samples/table_1080p.mp4`` (1920x1080, 120 frames), through the
-  whole ``Pipeline`` (capture thread, detection, table geometry, repair, stability, events), twice:
+- ``end_to_end_fps`` on ``vision/samples/table_1080p.mp4`` (1920x1080, 259 frames of two hands),
+  through the whole ``Pipeline`` (capture thread, detection, table geometry, repair, stability,
+  events), twice:
   as shipped (unchanged frames reuse the last detections) and with every frame analysed.
 
 - ``sample_read_accuracy`` — the bundled photos read by the model through the table logic and

@@ -34,6 +34,7 @@ class RunOptions:
     models: Path | None = None  # None: the shipped models/ (or $MJTABLE_MODELS)
     bottom_seat: int = 0  # the seat at the bottom edge of the camera picture
     realtime: bool = True  # pace a video file at its own frame rate
+    loop: bool = True  # play a video file again when it ends (the demo)
     detector: object = None  # a ready vision Detector (tests); overrides ``models``
     save_examples: Path | None = None  # save each confirmed camera showdown here (off: None)
     tabs: tuple[str, ...] = ()  # with screenshot: grab each of these tabs (PATH-TAB.png)
@@ -76,6 +77,7 @@ def build_window(opts: RunOptions):
         worker = CameraWorker(source, ruleset=match.ruleset if match else None,
                               options=dict(match.options) if match else None,
                               dealer=match.dealer if match else 0, realtime=opts.realtime,
+                              loop=opts.loop,
                               models=opts.models, bottom_seat=opts.bottom_seat,
                               detector=opts.detector, parent=window)
         window.attach_camera(worker)

@@ -91,6 +91,9 @@ _TEXT: dict[str, tuple[str, str]] = {
     "camera_failed": ("camera: failed", "摄像头：故障"),
     "camera_skipped": ("camera: frames skipped", "摄像头：跳过的帧"),
     "camera_replay": ("camera: replaying the video", "摄像头：重播视频"),
+    "camera_ended": ("camera: the video ended", "摄像头：视频已结束"),
+    "hand_kept": ("the hand is kept as far as seen; nothing is logged until a person confirms",
+                  "本局保留至所见为止；经人确认前不记录"),
     "no_hand_to_correct": ("No hand to correct yet: a recognized win or a loaded record comes "
                            "first.", "尚无可更正的牌局：需先识别和牌或载入记录。"),
     "recognized": ("Hand recognized", "已识别和牌"),
