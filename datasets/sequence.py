@@ -29,6 +29,7 @@ from datasets.layout import Body, TileSize, die, table_layout
 from datasets.render import Light, render
 from datasets.scene import _camera_over, _look, _manifest, build_surfaces, plane_background
 from scoring.record import Meld
+from scoring.rulesets.registry import default_ruleset
 from scoring.tiles import TILE_NAMES, format_tiles, parse_tiles
 
 DIE_SIDE = 16.0  # mm
@@ -315,7 +316,7 @@ class Table:
 
 # -- the bundled video's story
 
-RULESET = "shandong"
+RULESET = default_ruleset()  # the story (wall break, deals, wins) follows the default rules
 
 
 def two_hands() -> tuple[list[Step], list[dict[str, Any]]]:
