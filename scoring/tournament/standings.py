@@ -164,11 +164,12 @@ def standings(tournament: Tournament, actions: Sequence[Action],
     tables = [table_result(tournament, t, logs.get((r, t.table), ()), r in closed,
                            tuple(subs.get((r, t.table), ())))
               for r, seated in seatings(actions).items() for t in seated]
-    return _standings(tournament, tables, actions, closed)
+    return standings_of_tables(tournament, tables, actions, closed)
 
 
-def _standings(tournament: Tournament, tables: Sequence[TableResult],
-               actions: Sequence[Action], closed: tuple[int, ...]) -> Standings:
+def standings_of_tables(tournament: Tournament, tables: Sequence[TableResult],
+                        actions: Sequence[Action], closed: tuple[int, ...]) -> Standings:
+    """Standings from table results already replayed (a server keeps them between calls)."""
     adjustments = tuple(a for a in actions if isinstance(a, Adjustment))
     return Standings(_rows(tournament, tables, adjustments), tuple(tables), adjustments,
                      closed, tuple(f"round {t.round} table {t.table}: {t.problem}"
@@ -229,7 +230,7 @@ def after_each_hand(tournament: Tournament, actions: Sequence[Action],
                          t.moments[:upto[j]], t.final, t.substitutes, t.problem)
                   for j, t in enumerate(full.tables)]
         t = full.tables[i]
-        yield (t.round, t.table), t.moments[k], _standings(tournament, tables, actions,
+        yield (t.round, t.table), t.moments[k], standings_of_tables(tournament, tables, actions,
                                                           full.closed_rounds)
 
 
