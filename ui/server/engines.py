@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 
-class StoreUnavailable(RuntimeError):
+class StoreUnavailable(OSError):
     """The database cannot be reached or opened; the message says which and why."""
 
 
