@@ -1,0 +1,97 @@
+"""Tables sync through their outbox to a real server on 127.0.0.1: the network drops, answers
+are cut after the server applied a request, and every event still lands exactly once."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scoring.match import MatchStore
+from tests.server.helpers import names, seated_store
+from tests.server.live import FlakyProxy, uvicorn_thread
+from tests.tournament.hands import next_hand
+from ui.outbox import Outbox, SyncError, push_until_done
+from ui.server.app import create_app
+from ui.server.tokens import issue
+
+
+@pytest.fixture
+def server(db_url):
+    store = seated_store(db_url, names(4))
+    with uvicorn_thread(create_app(store)) as url:
+        yield url, store, issue(store.secret(), "table", 1)
+    store.close()
+
+
+def play(local: MatchStore, mid: int, hands: int, rng: random.Random) -> None:
+    for _ in range(hands):
+        event, _ = next_hand(local.load(mid).state, rng)
+        local.append_event(mid, event, who="table")
+
+
+def test_the_outbox_waits_out_a_dropped_network_and_sends_each_event_once(server, tmp_path):
+    url, store, token = server
+    _host, port = url.rsplit(":", 1)
+    proxy = FlakyProxy(("127.0.0.1", int(port)), cut=0.0)
+    seating = store.seating(1, 1)
+    rng = random.Random(5)
+    with MatchStore.open(tmp_path / "table.sqlite3", durable=False) as local, \
+            Outbox(tmp_path / "outbox.sqlite3") as outbox:
+        mid = local.new_match("shandong", {}, seating.players, first_dealer=0)
+        play(local, mid, 2, rng)
+        outbox.bind(mid, proxy.url, 1, 1, token)
+        first = outbox.push(local, mid)
+        assert (first.sent, first.head, first.pending) == (3, 3, 0)
+        proxy.down = True  # the network drops; the table plays on
+        play(local, mid, 2, rng)
+        with pytest.raises(SyncError, match="cannot reach") as info:
+            outbox.push(local, mid, timeout=2)
+        assert not info.value.permanent
+        assert store.head(1, 1) == 3
+        proxy.down = False
+        back = outbox.push(local, mid)
+        assert (back.sent, back.duplicates, back.head, back.pending) == (2, 0, 5, 0)
+        assert [r.event for r in store.log(1, 1)] == [r.event for r in local.events(mid)]
+        assert list(store.standings().tables[0].totals) == local.load(mid).totals
+    proxy.close()
+
+
+def test_answers_cut_after_the_server_applied_them_do_not_count_twice(server, tmp_path):
+    url, store, token = server
+    proxy = FlakyProxy(("127.0.0.1", int(url.rsplit(":", 1)[1])), cut=0.5, seed=3)
+    seating = store.seating(1, 1)
+    rng = random.Random(8)
+    with MatchStore.open(tmp_path / "table.sqlite3", durable=False) as local, \
+            Outbox(tmp_path / "outbox.sqlite3") as outbox:
+        mid = local.new_match("shandong", {}, seating.players, first_dealer=0)
+        outbox.bind(mid, proxy.url, 1, 1, token)
+        for _ in range(6):
+            play(local, mid, 1, rng)
+            push_until_done(outbox, local, mid, pause=0.01, most=0.05, tries=50)
+        assert proxy.cuts["mid_request"] and proxy.cuts["before_answer"]
+        assert [r.seq for r in store.log(1, 1)] == list(range(1, 8))
+        assert list(store.standings().tables[0].totals) == local.load(mid).totals
+    proxy.close()
+
+
+def test_a_refusal_is_not_retried_and_the_command_line_pushes(server, tmp_path, capsys):
+    from ui.cli import main
+
+    url, store, token = server
+    db, box = str(tmp_path / "table.sqlite3"), str(tmp_path / "outbox.sqlite3")
+    with MatchStore.open(db) as local:
+        wrong = local.new_match("shandong", {}, ("a", "b", "c", "d"), first_dealer=0)
+        right = local.new_match("shandong", {}, store.seating(1, 1).players, first_dealer=0)
+        play(local, right, 2, random.Random(1))
+    assert main(["match", "--db", db, "push", str(wrong), "--server", url, "--round", "1",
+                 "--table", "1", "--token", token, "--outbox", box, "--retry"]) == 2
+    assert "seats P" in capsys.readouterr().err  # refused at once, not retried
+    assert main(["match", "--db", db, "push", str(right), "--outbox", box]) == 2
+    assert "the first push names" in capsys.readouterr().err
+    args = ["match", "--db", db, "push", str(right), "--server", url, "--round", "1",
+            "--table", "1", "--token", token, "--outbox", box]
+    assert main(args) == 0
+    assert "3 sent, 0 already there, the server holds #3" in capsys.readouterr().out
+    assert main([*args[:5], "--outbox", box]) == 0
+    assert "0 sent" in capsys.readouterr().out
