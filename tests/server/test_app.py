@@ -119,6 +119,12 @@ def test_referee_writes_are_applied_once_and_logged_with_who_and_why(served):
     assert seat.status_code == 200, seat.text
     seated = client.get("/api/tournament").json()["seatings"]
     assert sorted(p for t in seated["2"] for p in t["players"]) == names(8)
+    # 8 players in 2 rounds: each new table holds two pairs who met (4 at least, and no
+    # more), and the answer names them
+    repeats = seat.json()["repeats"]
+    met = {tuple(sorted((a, b))) for r in ("1", "2") for t in seated[r]
+           for i, a in enumerate(t["players"]) for b in t["players"][i + 1:]}
+    assert len(repeats) == 4 and len(met) == 24 - len(repeats)
 
 
 def test_exports_and_pages(served):

@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from scoring.jsonlimits import load_json
-from scoring.tournament import met_pairs, seat_round, seatings
+from scoring.tournament import fixed_schedule, met_pairs, seat_round, seatings
 from ui.server import pages, views
 from ui.server.engines import StoreUnavailable
 from ui.server.store import Refused, TournamentStore
@@ -132,18 +132,25 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
         data = await body(request)
         rid = request_id(data)
         if data.get("name") == "round_seated" and "tables" not in data:
-            data["tables"] = await run_in_threadpool(next_seating, data.get("round"))
+            schedule = data.pop("from", "standings")
+            if schedule not in ("standings", "schedule"):
+                raise HttpError(400, "from: standings or schedule")
+            data["tables"] = await run_in_threadpool(next_seating, data.get("round"),
+                                                     schedule == "schedule")
         result = await run_in_threadpool(db.act, data, who.name, rid)
         return JSONResponse(result)
 
-    def next_seating(round_no: Any) -> list[dict[str, Any]]:
-        """The next round seated from the standings, fewest repeated opponents."""
-        if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 1:
-            raise Refused("round: a whole number >= 1")
-        actions = db.actions()
-        before = [t for r, t in seatings(actions).items() if r < round_no]
-        order = [r.player for r in db.standings().rows] if before else list(
-            db.tournament().players)
+    def next_seating(round_no: Any, fixed: bool) -> list[dict[str, Any]]:
+        """A round's tables: from the standings (fewest repeated opponents, near ranks
+        together), or the fixed schedule made from the registration order."""
+        tour = db.tournament()
+        if isinstance(round_no, bool) or not isinstance(round_no, int) or not (
+                1 <= round_no <= tour.rounds):
+            raise Refused(f"round: 1..{tour.rounds}")
+        if fixed:
+            return [t.to_json() for t in fixed_schedule(tour.players, round_no)[0][-1]]
+        before = [t for r, t in seatings(db.actions()).items() if r < round_no]
+        order = [r.player for r in db.standings().rows] if before else list(tour.players)
         tables, _ = seat_round(order, met_pairs(before), round_no)
         return [t.to_json() for t in tables]
 

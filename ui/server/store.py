@@ -14,7 +14,7 @@ import json
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,8 @@ from scoring.tournament import (
     TournamentError,
     action_from_json,
     check_seating,
+    met_pairs,
+    repeats_of,
     seatings,
     standings_of_tables,
     table_result,
@@ -175,11 +177,17 @@ class TournamentStore:
             done = [action_from_json(load_json(r[0]))
                     for r in tx.execute("SELECT body FROM actions ORDER BY id")]
             self._check_action(tx, tour, done, action)
+            if isinstance(action, RoundSeated):  # the repeats are the server's to say
+                before = [t for r, t in seatings(done).items() if r < action.round]
+                action = replace(action, repeats=tuple(repeats_of(action.tables,
+                                                                  met_pairs(before))))
             rows = tx.execute("INSERT INTO actions (created, actor, name, body) VALUES "
                               "(?, ?, ?, ?) RETURNING id",
                               (action.created, actor, action.name,
                                json.dumps(action.to_json(), ensure_ascii=False)))
             result = {"action": int(rows[0][0]), "name": action.name}
+            if isinstance(action, RoundSeated):
+                result["repeats"] = [list(r) for r in action.repeats]
             self._log(tx, actor, action.name, action.why, request_id, json.dumps(result))
         return result
 
