@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
@@ -56,6 +56,8 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
                 return JSONResponse({"error": str(exc)}, exc.status)
             except StoreUnavailable as exc:
                 return JSONResponse({"error": str(exc)}, 503)
+            except ClientDisconnect:  # cut mid-request: nothing was read whole, nothing done
+                return Response(status_code=400)
         return run
 
     def actor(request: Request, role: str) -> Actor:
@@ -190,7 +192,7 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
                        if (t.round, t.table) == (rnd, table)), None)
         if result is None:
             raise HttpError(404, f"round {rnd} has no table {table}")
-        return {**views.table_json(result), **views.live_table(db.log(rnd, table))}
+        return {**views.table_json(result), **views.live_table(*db.live(rnd, table))}
 
     async def get_table(request: Request) -> Response:
         rnd, table = number(request, "round"), number(request, "table")

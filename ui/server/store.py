@@ -42,6 +42,7 @@ from scoring.tournament import (
     standings_of_tables,
     table_result,
 )
+from scoring.tournament.standings import replay_table
 from ui.server.engines import Engine, StoreUnavailable, open_engine
 from ui.server.migrations import migrate
 
@@ -82,6 +83,7 @@ class TournamentStore:
         self._tournament: Tournament | None = None
         self._states: dict[int, tuple[int, int, MatchState]] = {}
         self._tables: dict[tuple[int, int], tuple[Any, TableResult]] = {}
+        self._live: dict[int, tuple[tuple[int, int], Any]] = {}
 
     @classmethod
     def open(cls, url: str | Path) -> TournamentStore:
@@ -327,6 +329,27 @@ class TournamentStore:
             rows = tx.execute("SELECT id FROM matches WHERE round = ? AND table_no = ?",
                               (round_no, table))
             return self._read_log(tx, rows[0][0]) if rows else []
+
+    def live(self, round_no: int, table: int
+             ) -> tuple[list[LoggedEvent], MatchState | None, str | None]:
+        """A table's log, the match it replays to and where it stops replaying (if it does),
+        replayed again only when the log changed (the live table pages ask often)."""
+        with self.engine.transaction(write=False) as tx:
+            rows = tx.execute("SELECT m.id, m.head, (SELECT count(*) FROM amendments a WHERE "
+                              "a.match_id = m.id) FROM matches m WHERE m.round = ? AND "
+                              "m.table_no = ?", (round_no, table))
+            if not rows:
+                return [], None, None
+            mid, head, amends = rows[0]
+            with self._lock:
+                cached = self._live.get(mid)
+            if cached is not None and cached[0] == (head, amends):
+                return cached[1]
+            log = self._read_log(tx, mid)
+        state, problem = replay_table(log) if log else (None, None)
+        with self._lock:
+            self._live[mid] = ((head, amends), (log, state, problem))
+        return log, state, problem
 
     def amend(self, round_no: int, table: int, target: int, event: Mapping[str, Any] | None,
               who: str, why: str, request_id: str | None = None) -> dict[str, Any]:

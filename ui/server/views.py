@@ -7,8 +7,8 @@ import io
 from typing import Any
 
 from scoring.match import LoggedEvent
+from scoring.match.state import MatchState
 from scoring.tournament import Standings, TableResult, zero_sum_problems
-from scoring.tournament.standings import replay_table
 
 
 def table_json(t: TableResult) -> dict[str, Any]:
@@ -33,9 +33,9 @@ def standings_json(s: Standings, tournament_name: str = "") -> dict[str, Any]:
     }
 
 
-def live_table(log: list[LoggedEvent], last: int = 12) -> dict[str, Any]:
+def live_table(log: list[LoggedEvent], state: MatchState | None, problem: str | None,
+               last: int = 12) -> dict[str, Any]:
     """The hand in play and the last events of one table's log (as the server holds it)."""
-    state, problem = replay_table(log) if log else (None, None)
     return {
         "status": state.status if state is not None else "",
         "dealer": state.dealer if state is not None else None,
