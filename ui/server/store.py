@@ -241,7 +241,7 @@ class TournamentStore:
         """
         if not isinstance(rows, list | tuple) or not rows or len(rows) > MAX_BATCH:
             raise Refused(f"events: a list of 1..{MAX_BATCH}")
-        parsed = sorted((_row(r) for r in rows), key=lambda r: r.seq)
+        parsed = sorted((parse_row(r) for r in rows), key=lambda r: r.seq)
         seating = self.seating(round_no, table)
         if round_no in {a.round for a in self.actions() if isinstance(a, RoundClosed)}:
             raise Refused(f"round {round_no} is closed", 409)
@@ -428,7 +428,7 @@ class TournamentStore:
 
 
 @dataclass(frozen=True)
-class _Row:
+class EventRow:
     seq: int
     event: Any
     at: str
@@ -436,7 +436,7 @@ class _Row:
     note: str
 
 
-def _row(data: Any) -> _Row:
+def parse_row(data: Any) -> EventRow:
     if not isinstance(data, Mapping) or not set(data) <= {"seq", "event", "at", "who", "note"}:
         raise Refused("an event row is {seq, event, at?, who?, note?}")
     seq = data.get("seq")
@@ -452,7 +452,7 @@ def _row(data: Any) -> _Row:
         event = event_from_json(data.get("event"))
     except BadEvent as exc:
         raise Refused(f"event #{seq}: {exc}") from None
-    return _Row(seq, event, texts["at"], texts["who"], texts["note"])
+    return EventRow(seq, event, texts["at"], texts["who"], texts["note"])
 
 
 def _check_created(tour: Tournament, seating: TableSeating, event: Any) -> None:
