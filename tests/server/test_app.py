@@ -165,3 +165,22 @@ def test_the_command_line_sets_up_a_tournament_and_prints_working_tokens(tmp_pat
     assert "fours" in capsys.readouterr().err
     with TournamentStore.open(db) as store:
         assert verify(store.secret(), token).table == 2
+
+
+def test_a_server_on_a_read_only_replica_shows_the_standings_and_refuses_writes(pg_cluster):
+    db_url = pg_cluster.create_db("replica_test")
+    store = seated_store(db_url, names(4))
+    store.ingest(1, 1, wire(logs_for(store, 2)[1]), "table 1")
+    token = issue(store.secret(), "table", 1)
+    more = wire(logs_for(store, 3)[1])
+    store.close()
+    # what a hot standby is to its clients: every transaction read-only
+    replica = db_url + "?options=-c%20default_transaction_read_only%3Don"
+    with TestClient(create_app(replica)) as client:
+        assert client.get("/api/standings").json()["tables"][0]["hands"] == 2
+        r = post(client, "/api/tables/1/1/events", {"events": []}, {
+            "Authorization": f"Bearer {token}"})
+        assert r.status_code == 422  # refused before the database: an empty batch
+        r = post(client, "/api/tables/1/1/events", {"events": more},
+                 {"Authorization": f"Bearer {token}"})
+        assert r.status_code == 503 and "read-only" in r.json()["error"]

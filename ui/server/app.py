@@ -9,6 +9,7 @@ store is blocking (SQLite or psycopg), so each call runs in the thread pool.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -278,6 +279,12 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
         Route("/api/referee/writes", guarded(get_writes)),
         Route("/export/{what}.{fmt}", guarded(export)),
     ]
-    app = Starlette(routes=routes)
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        if db is not store:  # opened here: closed here
+            db.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.store = db
     return app

@@ -132,6 +132,9 @@ class PostgresEngine:
         try:
             with conn.transaction():
                 yield _PgTx(conn)
+        except self._psycopg.errors.ReadOnlySqlTransaction:
+            raise StoreUnavailable("this database is read-only (a replica?): writes go to the "
+                                   "primary's server") from None
         except self._psycopg.OperationalError:
             broken = True
             raise

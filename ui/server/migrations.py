@@ -42,7 +42,21 @@ LATEST = MIGRATIONS[-1][0]
 
 
 def migrate(engine: Engine) -> int:
-    """Apply the missing migrations; returns the schema version now in the database."""
+    """Apply the missing migrations; returns the schema version now in the database.
+
+    An up-to-date database is only read, so a server can open a read-only replica.
+    """
+    with engine.transaction(write=False) as tx:
+        exists = tx.execute("SELECT 1 FROM information_schema.tables WHERE table_name = "
+                            "'schema_migrations'" if engine.dialect == "postgresql" else
+                            "SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'")
+        done = ({int(r[0]) for r in tx.execute("SELECT version FROM schema_migrations")}
+                if exists else set())
+    if done and max(done) > LATEST:
+        raise StoreUnavailable(f"the database has schema {max(done)}, newer than this "
+                               f"mjtable's {LATEST}; upgrade mjtable")
+    if done >= {v for v, _ in MIGRATIONS}:
+        return LATEST
     with engine.transaction() as tx:
         if engine.dialect == "postgresql":
             tx.execute("SELECT pg_advisory_xact_lock(?)", (0x4D4A5431,))  # one migrator
