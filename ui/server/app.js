@@ -113,8 +113,16 @@ function desk() {
     const form = document.getElementById(id);
     form.querySelector("button").addEventListener("click", (ev) => {
       ev.preventDefault();
-      const [url, body] = build(values(form));
-      send(url, body);
+      let request;
+      try {
+        request = build(values(form));
+      } catch (err) {  // a corrected event that is not JSON
+        const result = document.getElementById("result");
+        result.textContent = String(err);
+        result.className = "error";
+        return;
+      }
+      send(request[0], request[1]);
     });
   };
   on("f-penalty", (v) => ["/api/referee/actions", { name: "adjustment", player: v.player, points: v.points, why: v.why }]);
