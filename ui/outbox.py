@@ -172,3 +172,60 @@ def push_until_done(outbox: Outbox, store: MatchStore, match: int, *, tries: int
             report(f"{exc}; trying again in {pause:g} s")
             time.sleep(pause)
             pause = min(most, pause * 2)
+
+
+class Syncer:
+    """Pushes one bound match in the background, for the dashboard: at once after each new
+    event of the log, and again with a pause that doubles up to ``most`` seconds while the
+    server cannot be reached. ``state()`` says how far it got, for a status line.
+
+    The outbox is opened in the sync thread (SQLite connections stay in their thread); the
+    match store is shared (it locks itself). Bind the match first (``mjtable match push``).
+    """
+
+    def __init__(self, store: MatchStore, match: int, outbox: str | Path | None = None, *,
+                 pause: float = 1.0, most: float = 30.0,
+                 send: Callable[..., Any] | None = None) -> None:
+        import threading
+
+        self.store, self.match, self.path = store, match, outbox
+        self.pause, self.most, self.send = pause, most, send
+        self.last: Pushed | None = None
+        self.error: str | None = None
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._unsubscribe = store.subscribe(
+            lambda mid, _row: self._wake.set() if mid == match else None)
+        self._thread = threading.Thread(target=self._run, name="mjtable-sync", daemon=True)
+        self._thread.start()
+
+    def state(self) -> str:
+        if self.error:
+            return f"not synced: {self.error}"
+        if self.last is None:
+            return "syncing…"
+        return (f"synced: the server holds #{self.last.head}" if not self.last.pending
+                else f"{self.last.pending} events to send")
+
+    def _run(self) -> None:
+        with Outbox(self.path) as box:
+            pause = self.pause
+            while not self._stop.is_set():
+                self._wake.clear()
+                try:
+                    self.last = box.push(self.store, self.match, send=self.send)
+                    self.error, pause = None, self.pause
+                    self._wake.wait()  # until the next event (or close)
+                except SyncError as exc:
+                    self.error = str(exc)
+                    if exc.permanent:  # a refusal: wait for the log to change
+                        self._wake.wait()
+                    else:
+                        self._wake.wait(pause)
+                        pause = min(self.most, pause * 2)
+
+    def close(self) -> None:
+        self._unsubscribe()
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(30)

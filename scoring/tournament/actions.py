@@ -97,7 +97,8 @@ def action_from_json(data: Any) -> Action:
     """Build and check an action from its JSON form; :class:`TournamentError` names the key."""
     if not isinstance(data, Mapping):
         raise TournamentError("an action is a JSON object")
-    cls = ACTIONS.get(data.get("name")) if isinstance(data.get("name"), str) else None
+    name = data.get("name")
+    cls = ACTIONS.get(name) if isinstance(name, str) else None
     if cls is None:
         raise TournamentError(f"unknown action {data.get('name')!r}; known: "
                               f"{', '.join(ACTIONS)}")

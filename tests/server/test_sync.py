@@ -11,7 +11,7 @@ from scoring.match import MatchStore
 from tests.server.helpers import names, seated_store
 from tests.server.live import FlakyProxy, uvicorn_thread
 from tests.tournament.hands import next_hand
-from ui.outbox import Outbox, SyncError, push_until_done
+from ui.outbox import Outbox, Syncer, SyncError, push_until_done
 from ui.server.app import create_app
 from ui.server.tokens import issue
 
@@ -95,3 +95,68 @@ def test_a_refusal_is_not_retried_and_the_command_line_pushes(server, tmp_path, 
     assert "3 sent, 0 already there, the server holds #3" in capsys.readouterr().out
     assert main([*args[:5], "--outbox", box]) == 0
     assert "0 sent" in capsys.readouterr().out
+
+
+def wait_until(check, timeout: float = 15) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_the_background_syncer_follows_the_log_through_an_outage(server, tmp_path):
+    url, store, token = server
+    proxy = FlakyProxy(("127.0.0.1", int(url.rsplit(":", 1)[1])), cut=0.0)
+    rng = random.Random(11)
+    with MatchStore.open(tmp_path / "table.sqlite3", durable=False) as local:
+        mid = local.new_match("shandong", {}, store.seating(1, 1).players, first_dealer=0)
+        with Outbox(tmp_path / "outbox.sqlite3") as outbox:
+            outbox.bind(mid, proxy.url, 1, 1, token)
+        syncer = Syncer(local, mid, tmp_path / "outbox.sqlite3", pause=0.05, most=0.2)
+        try:
+            wait_until(lambda: store.head(1, 1) == 1)
+            play(local, mid, 2, rng)  # each new event wakes it
+            wait_until(lambda: store.head(1, 1) == 3)
+            proxy.down = True
+            play(local, mid, 2, rng)
+            wait_until(lambda: syncer.error is not None)
+            assert "not synced" in syncer.state() and store.head(1, 1) == 3
+            proxy.down = False  # back: it retries on its own, no new event needed
+            wait_until(lambda: store.head(1, 1) == 5)
+            wait_until(lambda: syncer.state() == "synced: the server holds #5")
+        finally:
+            syncer.close()
+        assert [r.event for r in store.log(1, 1)] == [r.event for r in local.events(mid)]
+    proxy.close()
+
+
+def test_the_dashboard_syncs_its_match_with_sync_and_shows_how_far(server, tmp_path, qtbot):
+    import gc
+
+    from ui.dashboard.app import RunOptions, build_window
+
+    url, store, token = server
+    db, box = tmp_path / "table.sqlite3", tmp_path / "outbox.sqlite3"
+    with MatchStore.open(db) as local:
+        mid = local.new_match("shandong", {}, store.seating(1, 1).players, first_dealer=0)
+        play(local, mid, 1, random.Random(2))
+    opts = RunOptions(camera="none", port="none", match=mid, db=db, hand=None, sync=True,
+                      outbox=box)
+    with pytest.raises(ValueError, match="not bound"):
+        build_window(opts)
+    with Outbox(box) as outbox:
+        outbox.bind(mid, url, 1, 1, token)
+    window = build_window(opts)
+    qtbot.addWidget(window)
+    try:
+        qtbot.waitUntil(lambda: store.head(1, 1) == 2, timeout=15000)
+        event, _ = next_hand(window.store.load(mid).state, random.Random(3))
+        window.store.append_event(mid, event, who="referee")  # as the dashboard logs a hand
+        qtbot.waitUntil(lambda: store.head(1, 1) == 3, timeout=15000)
+        qtbot.waitUntil(lambda: "the server holds #3" in window.syncer.state(), timeout=5000)
+    finally:
+        window.syncer.close()
+        window.store.close()  # qtbot closes the window itself (a second close would fail)
+        gc.collect()
