@@ -88,6 +88,7 @@ def test_malformed_oversized_and_hostile_bodies_are_refused(served):
     assert client.get("/api/tables/1;DROP TABLE events/1").status_code == 404
     assert client.get("/api/tables/1 OR 1=1/1/head").status_code == 404
     assert client.get("/api/stream?table=1'--").status_code == 400
+    assert client.get("/api/stream?table=1-9").status_code == 404
     assert store.head(1, 1) == 0
 
 

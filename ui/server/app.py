@@ -215,6 +215,7 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
             if not (rnd.isdigit() and table.isdigit()) or len(which) > 12:
                 raise HttpError(400, "table: ROUND-TABLE")
             key = (int(rnd), int(table))
+            await run_in_threadpool(table_payload, *key)  # an unknown table: 404 now
 
         async def events() -> AsyncIterator[str]:
             seen = None
