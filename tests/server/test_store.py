@@ -66,6 +66,18 @@ def test_a_match_that_is_not_the_seating_is_refused(db_url):
             store.ingest(1, 9, wire(logs[1]), "table")
 
 
+def test_a_match_must_play_the_tournament_s_rules_however_they_are_written(db_url):
+    from tests.tournament.hands import table_log
+
+    with seated_store(db_url, names(8)) as store:
+        first, second = (store.seating(1, t).players for t in (1, 2))
+        spelled_out = table_log("shandong", first, 1, 1, {"base": 5})  # the default
+        assert store.ingest(1, 1, wire(spelled_out), "table").applied == 2
+        house = table_log("shandong", second, 1, 1, {"base": 10})
+        with pytest.raises(Refused, match="options differ"):
+            store.ingest(1, 2, wire(house), "table")
+
+
 def test_hostile_text_is_stored_as_text(db_url):
     evil = ["Robert'); DROP TABLE events;--", "x' OR '1'='1", "李雷", "P03"]
     with seated_store(db_url, evil) as store:

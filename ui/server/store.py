@@ -19,10 +19,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from scoring.errors import ScoringError
 from scoring.jsonlimits import load_json
 from scoring.match import BadEvent, EventRefused, LoggedEvent, MatchState, event_from_json, replay
 from scoring.match.events import Amendment, MatchCreated
 from scoring.match.state import check_amendment
+from scoring.rulesets.registry import check_options
 from scoring.tournament import (
     Action,
     Adjustment,
@@ -464,5 +466,10 @@ def _check_created(tour: Tournament, seating: TableSeating, event: Any) -> None:
         raise Refused(f"round {seating.round} table {seating.table} seats "
                       f"{', '.join(seating.players)}; the match has "
                       f"{', '.join(event.players)}")
-    if event.options != tour.options:
+    try:  # the same rules however they are written (a default spelled out or left out)
+        same = check_options(tour.ruleset, event.options) == check_options(tour.ruleset,
+                                                                          tour.options)
+    except ScoringError as exc:
+        raise Refused(str(exc)) from None
+    if not same:
         raise Refused("the match's options differ from the tournament's")
