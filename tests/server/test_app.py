@@ -144,12 +144,13 @@ def test_exports_and_pages(served):
     assert client.get("/static/app.js").headers["content-type"].startswith("text/javascript")
 
 
-def test_the_command_line_sets_up_a_tournament_and_prints_working_tokens(tmp_path, capsys):
+def test_the_command_line_sets_up_a_tournament_and_prints_working_tokens(db_url, tmp_path,
+                                                                         capsys):
     from ui.cli import main
     from ui.server.store import TournamentStore
     from ui.server.tokens import verify
 
-    db = str(tmp_path / "t.sqlite3")
+    db = db_url
     spec = tmp_path / "t.json"
     spec.write_text(json.dumps({"name": "Club", "ruleset": "shanghai", "players": names(8),
                                 "ranking": {"places": [3, 1, 0, -1]}, "rounds": 3}))
