@@ -43,6 +43,7 @@ from scoring.tournament.standings import (
     seatings,
     standings,
     standings_of_tables,
+    table_from_state,
     table_result,
     zero_sum_problems,
 )
@@ -52,5 +53,6 @@ __all__ = [
     "RoundSeated", "Row", "Standings", "Substituted", "TableResult", "TableSeating",
     "Tournament", "TournamentError", "action_from_json", "after_each_hand", "check_seating",
     "fixed_schedule", "met_pairs", "places_and_points", "repeats_of", "seat_round",
-    "seatings", "standings", "standings_of_tables", "table_result", "zero_sum_problems",
+    "seatings", "standings", "standings_of_tables", "table_from_state",
+    "table_result", "zero_sum_problems",
 ]

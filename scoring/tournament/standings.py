@@ -119,8 +119,7 @@ def replay_table(log: Sequence[LoggedEvent]) -> tuple[MatchState | None, str | N
             return None, str(exc)
 
 
-def _moments(state: MatchState, log: Sequence[LoggedEvent]) -> tuple[Moment, ...]:
-    at = {r.seq: r.at for r in log}
+def _moments(state: MatchState, at: Mapping[int, str]) -> tuple[Moment, ...]:
     out = [Moment(h.seq, at.get(h.seq, ""), tuple(h.settlement.payments), 0, "hand")
            for h in state.hands]
     out += [Moment(d.seq, at.get(d.seq, ""), tuple(d.payments), d.room_fee, "escape")
@@ -132,7 +131,17 @@ def table_result(tournament: Tournament, seating: TableSeating, log: Sequence[Lo
                  final: bool = False, substitutes: tuple[Substituted, ...] = ()) -> TableResult:
     """One table from its log, replayed by the match engine."""
     state, problem = replay_table(log) if log else (None, None)
-    moments = _moments(state, log) if state is not None else ()
+    return table_from_state(tournament, seating, state, {r.seq: r.at for r in log}, final,
+                            substitutes, problem)
+
+
+def table_from_state(tournament: Tournament, seating: TableSeating, state: MatchState | None,
+                     at: Mapping[int, str], final: bool = False,
+                     substitutes: tuple[Substituted, ...] = (), problem: str | None = None
+                     ) -> TableResult:
+    """One table from the match its log replays to (``at``: each event's time by position),
+    for a caller that keeps replayed matches between calls."""
+    moments = _moments(state, at) if state is not None else ()
     return _table(tournament, seating, moments, final, substitutes, problem)
 
 

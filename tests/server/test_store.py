@@ -182,3 +182,23 @@ def test_a_second_tournament_in_one_database_is_refused(db_url):
     store = seated_store(db_url, names(4))
     with store, pytest.raises(Refused, match="already holds"):
         store.init(Tournament("Other", "shandong", tuple(names(4))), "admin")
+
+
+def test_a_server_process_catches_up_with_what_another_wrote(db_url):
+    """Each process keeps replayed matches; a log another process grew or amended is brought
+    up to date (new events applied, or replayed again after an amendment), never left stale."""
+    first = seated_store(db_url, names(4))
+    second = TournamentStore.open(db_url)
+    log = wire(logs_for(first, 5)[1])
+    first.ingest(1, 1, log[:3], "table")
+    assert first.standings().tables[0].hands == 2
+    second.ingest(1, 1, log, "table")  # three more, through the other process
+    caught_up = first.standings().tables[0]
+    assert caught_up.hands == 5
+    assert list(caught_up.totals) == replay(second.log(1, 1)).totals
+    second.amend(1, 1, 6, None, "ref", "misread")
+    after = first.standings().tables[0]
+    assert after.hands == 4 and list(after.totals) == replay(first.log(1, 1)).totals
+    assert first.live(1, 1)[1].totals == list(after.totals)
+    first.close()
+    second.close()

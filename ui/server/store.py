@@ -21,7 +21,7 @@ from typing import Any
 
 from scoring.errors import ScoringError
 from scoring.jsonlimits import load_json
-from scoring.match import BadEvent, EventRefused, LoggedEvent, MatchState, event_from_json, replay
+from scoring.match import BadEvent, EventRefused, LoggedEvent, MatchState, event_from_json
 from scoring.match.events import Amendment, MatchCreated
 from scoring.match.state import check_amendment
 from scoring.rulesets.registry import check_options
@@ -42,6 +42,7 @@ from scoring.tournament import (
     repeats_of,
     seatings,
     standings_of_tables,
+    table_from_state,
     table_result,
 )
 from scoring.tournament.standings import replay_table
@@ -85,7 +86,6 @@ class TournamentStore:
         self._tournament: Tournament | None = None
         self._states: dict[int, tuple[int, int, MatchState]] = {}
         self._tables: dict[tuple[int, int], tuple[Any, TableResult]] = {}
-        self._live: dict[int, tuple[tuple[int, int], Any]] = {}
 
     @classmethod
     def open(cls, url: str | Path) -> TournamentStore:
@@ -297,21 +297,44 @@ class TournamentStore:
         return Ingested(applied, duplicates, head)
 
     def _state(self, tx: Any, mid: int, head: int, amends: int) -> MatchState:
+        state, problem = self._match_state(tx, mid, head, amends)
+        if problem is not None or state is None:
+            raise Refused(f"the stored log no longer replays ({problem}); the referee amends "
+                          "it first", 409)
+        return state
+
+    def _match_state(self, tx: Any, mid: int, head: int, amends: int
+                     ) -> tuple[MatchState | None, str | None]:
+        """The match a log replays to, kept between calls: a log that only grew is brought up
+        to date by applying its new events (what a full replay would do: amendments target
+        earlier events only); one with a new amendment is replayed from the start."""
         with self._lock:
             cached = self._states.get(mid)
         if cached is not None and cached[:2] == (head, amends):
-            return cached[2]
-        try:
-            return replay(self._read_log(tx, mid))
-        except EventRefused as exc:
-            raise Refused(f"the stored log no longer replays ({exc}); the referee amends "
-                          "it first", 409) from None
+            return cached[2], None
+        state: MatchState | None = None
+        if cached is not None and cached[1] == amends and cached[0] < head:
+            state = cached[2]
+            try:
+                for seq, body in tx.execute("SELECT seq, body FROM events WHERE match_id = ? "
+                                            "AND seq > ? AND seq <= ? ORDER BY seq",
+                                            (mid, cached[0], head)):
+                    state = state.apply(event_from_json(load_json(body)), seq)
+            except EventRefused:
+                state = None
+        problem = None
+        if state is None:
+            state, problem = replay_table(self._read_log(tx, mid, upto=head))
+        if state is not None and problem is None:
+            with self._lock:
+                self._states[mid] = (head, amends, state)
+        return state, problem
 
-    def _read_log(self, tx: Any, mid: int) -> list[LoggedEvent]:
+    def _read_log(self, tx: Any, mid: int, upto: int = REFEREE_SEQ) -> list[LoggedEvent]:
         log = [LoggedEvent(seq, event_from_json(load_json(body)), at, who, note)
                for seq, at, who, body, note in tx.execute(
                    "SELECT seq, at, who, body, note FROM events WHERE match_id = ? "
-                   "ORDER BY seq", (mid,))]
+                   "AND seq <= ? ORDER BY seq", (mid, upto))]
         log += [LoggedEvent(REFEREE_SEQ + n, event_from_json(load_json(body)), at, who)
                 for n, at, who, body in tx.execute(
                     "SELECT id, at, who, body FROM amendments WHERE match_id = ? ORDER BY id",
@@ -332,10 +355,10 @@ class TournamentStore:
                               (round_no, table))
             return self._read_log(tx, rows[0][0]) if rows else []
 
-    def live(self, round_no: int, table: int
+    def live(self, round_no: int, table: int, last: int = 12
              ) -> tuple[list[LoggedEvent], MatchState | None, str | None]:
-        """A table's log, the match it replays to and where it stops replaying (if it does),
-        replayed again only when the log changed (the live table pages ask often)."""
+        """A table's last events, the match its log replays to and where it stops replaying
+        (if it does), for the live table pages."""
         with self.engine.transaction(write=False) as tx:
             rows = tx.execute("SELECT m.id, m.head, (SELECT count(*) FROM amendments a WHERE "
                               "a.match_id = m.id) FROM matches m WHERE m.round = ? AND "
@@ -343,15 +366,9 @@ class TournamentStore:
             if not rows:
                 return [], None, None
             mid, head, amends = rows[0]
-            with self._lock:
-                cached = self._live.get(mid)
-            if cached is not None and cached[0] == (head, amends):
-                return cached[1]
-            log = self._read_log(tx, mid)
-        state, problem = replay_table(log) if log else (None, None)
-        with self._lock:
-            self._live[mid] = ((head, amends), (log, state, problem))
-        return log, state, problem
+            state, problem = self._match_state(tx, mid, head, amends)
+            log = self._read_log(tx, mid, upto=head)
+        return log[-last:], state, problem
 
     def amend(self, round_no: int, table: int, target: int, event: Mapping[str, Any] | None,
               who: str, why: str, request_id: str | None = None) -> dict[str, Any]:
@@ -422,8 +439,14 @@ class TournamentStore:
                     if cached is not None and cached[0] == stamp:
                         tables.append(cached[1])
                         continue
-                    log = self._read_log(tx, mid) if mid is not None else []
-                    result = table_result(tour, t, log, r in closed, subs.get(key, ()))
+                    if mid is None or not head:
+                        result = table_result(tour, t, [], r in closed, subs.get(key, ()))
+                    else:
+                        state, problem = self._match_state(tx, mid, head, amends)
+                        at = dict(tx.execute("SELECT seq, at FROM events WHERE match_id = ? "
+                                             "AND seq <= ?", (mid, head)))
+                        result = table_from_state(tour, t, state, at, r in closed,
+                                                  subs.get(key, ()), problem)
                     self._tables[key] = (stamp, result)
                     tables.append(result)
         return standings_of_tables(tour, tables, actions, closed)
