@@ -202,3 +202,18 @@ def test_a_server_process_catches_up_with_what_another_wrote(db_url):
     assert first.live(1, 1)[1].totals == list(after.totals)
     first.close()
     second.close()
+
+
+def test_a_referee_replaces_a_hand_and_the_standings_follow_the_corrected_log(db_url):
+    with seated_store(db_url, names(4)) as store:
+        log = logs_for(store, 2)[1]
+        store.ingest(1, 1, wire(log), "table")
+        # the last hand had another winner: the referee swaps in a different worked hand
+        before = replay(log[:2])
+        event, corrected = next_hand(before, random.Random(99))
+        assert corrected.totals != replay(log).totals
+        store.amend(1, 1, 3, event.to_json(), "Ref Wang", "seat 2 won, not seat 1")
+        assert list(store.standings().tables[0].totals) == corrected.totals
+        wrong = {**event.to_json(), "record": {**event.record, "dealer": 3}}
+        with pytest.raises(Refused, match="no longer replays"):
+            store.amend(1, 1, 3, wrong, "Ref Wang", "typo")
