@@ -55,9 +55,9 @@ def wait_for(driver: Any, check: Any, timeout: float = 15) -> Any:
 
 
 def text(driver: Any, css: str) -> str:
-    from selenium.webdriver.common.by import By
-
-    return str(driver.find_element(By.CSS_SELECTOR, css).text)
+    """The element's rendered text, read in one step (a live page re-renders under us)."""
+    return str(driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css))
 
 
 def test_standings_and_a_table_update_live_in_both_languages(browser, db_url):
@@ -66,7 +66,7 @@ def test_standings_and_a_table_update_live_in_both_languages(browser, db_url):
     with uvicorn_thread(create_app(store)) as url:
         browser.get(f"{url}/?lang=zh")
         wait_for(browser, lambda d: "实时" in text(d, "#conn"))
-        assert "名次" in text(browser, "#standings thead")
+        wait_for(browser, lambda d: "名次" in text(d, "#standings thead"))  # the first event
         assert "每盘、每桌、每轮合计为零" in text(browser, "#zero-sum")
         # a table syncs while the page is open: the page changes without a reload
         store.ingest(1, 1, wire(logs[1]), "table 1")
