@@ -27,6 +27,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -123,7 +124,7 @@ def run(engine: str, tables: int, hands: int, servers: int, cut: float, seed: in
             url = str(work / "tournament.sqlite3")
         with TournamentStore.open(url) as store:
             store.init(Tournament("Bench", ruleset, players), "bench")
-            seating, _ = seat_round(list(players), __import__("collections").Counter(), 1)
+            seating, _ = seat_round(list(players), Counter(), 1)
             store.act({"name": "round_seated", "round": 1, "why": "bench",
                        "tables": [t.to_json() for t in seating]}, "bench")
             secret = store.secret()

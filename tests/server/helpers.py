@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,7 +24,7 @@ def seated_store(url: str, players: Sequence[str], ruleset: str = "shandong",
                  rounds: int = 2) -> TournamentStore:
     store = TournamentStore.open(url)
     store.init(Tournament("Club night", ruleset, tuple(players), rounds=rounds), "admin")
-    tables, _ = seat_round(list(players), __import__("collections").Counter(), 1)
+    tables, _ = seat_round(list(players), Counter(), 1)
     store.act({"name": "round_seated", "why": "round 1", "round": 1,
                "tables": [t.to_json() for t in tables]}, "ref")
     return store
