@@ -186,3 +186,17 @@ def test_a_server_on_a_read_only_replica_shows_the_standings_and_refuses_writes(
         r = post(client, "/api/tables/1/1/events", {"events": more},
                  {"Authorization": f"Bearer {token}"})
         assert r.status_code == 503 and "read-only" in r.json()["error"]
+
+
+def test_a_round_seated_from_the_fixed_schedule(served):
+    from scoring.tournament import fixed_schedule
+
+    client, store, tok = served
+    body = {"name": "round_seated", "round": 2, "why": "schedule", "from": "schedule",
+            "request_id": "seat-round-2"}
+    assert post(client, "/api/referee/actions", {**body, "from": "luck"},
+                tok["ref"]).status_code == 400
+    assert post(client, "/api/referee/actions", body, tok["ref"]).status_code == 200
+    expected = fixed_schedule(names(8), 2)[0][1]
+    assert client.get("/api/tournament").json()["seatings"]["2"] == [t.to_json()
+                                                                     for t in expected]

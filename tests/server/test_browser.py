@@ -104,6 +104,10 @@ def test_the_referee_desk_penalises_and_strikes_a_hand(browser, db_url):
         form.find_element(By.TAG_NAME, "button").click()
         wait_for(browser, lambda d: "已保存" in text(d, "#result"))
         assert store.standings().row("P03").adjustments == -10
+        browser.get(f"{url}/?lang=zh")  # the standings list it with its reason and referee
+        wait_for(browser, lambda d: "P03 -10: 迟到 (裁判 Wang Li" in text(d, "#adjustments"))
+        browser.get(f"{url}/referee?lang=zh")  # the token stays in the tab
+        assert browser.find_element(By.ID, "token").get_attribute("value") == token
         form = browser.find_element(By.ID, "f-amend")
         for name, value in (("round", "1"), ("table", "1"), ("target", "3"),
                             ("why", "misread")):

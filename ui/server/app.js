@@ -48,6 +48,8 @@ function renderStandings(data) {
       t.final ? T.final : T.provisional]));
   }
   tables.replaceChildren(grid);
+  fill(document.getElementById("adjustments"), data.adjustments.map((a) =>
+    el("li", `${a.player} ${a.points > 0 ? "+" : ""}${a.points}: ${a.why} (${T.by} ${a.actor}, ${a.created})`)));
   const zs = document.getElementById("zero-sum");
   const problems = data.zero_sum.concat(data.problems);
   zs.textContent = problems.length ? problems.join("; ") : T.ok;
@@ -135,7 +137,7 @@ function desk() {
     substitute: v.substitute, from_hand: v.from_hand || 1, why: v.why,
   }]);
   on("f-close", (v) => ["/api/referee/actions", { name: "round_closed", round: v.round, why: v.why }]);
-  on("f-seat", (v) => ["/api/referee/actions", { name: "round_seated", round: v.round, why: v.why }]);
+  on("f-seat", (v) => ["/api/referee/actions", { name: "round_seated", round: v.round, why: v.why, from: v.from }]);
   fetch("/api/tournament").then((r) => r.json()).then((t) => {
     const select = document.getElementById("penalty-player");
     select.replaceChildren(...t.players.map((p) => el("option", p, { value: p })));

@@ -35,7 +35,8 @@ TEXT: dict[str, dict[str, str]] = {
         "writes": "Every write", "exports": "Exports", "zero_sum": "Zero-sum check",
         "ok": "every hand, table and round sums to zero", "other_lang": "中文",
         "who": "Who", "what": "What", "when": "When", "saved": "saved",
-        "connecting": "connecting…",
+        "connecting": "connecting…", "from_standings": "from the standings",
+        "from_schedule": "fixed schedule", "by": "by",
     },
     "zh": {
         "standings": "排名", "table": "桌", "referee": "裁判台",
@@ -51,7 +52,8 @@ TEXT: dict[str, dict[str, str]] = {
         "close": "结束一轮", "seat_next": "排座一轮", "writes": "全部写入记录",
         "exports": "导出", "zero_sum": "零和检查", "ok": "每盘、每桌、每轮合计为零",
         "other_lang": "English", "who": "谁", "what": "什么", "when": "时间",
-        "saved": "已保存", "connecting": "连接中…",
+        "saved": "已保存", "connecting": "连接中…", "from_standings": "按排名",
+        "from_schedule": "固定赛程", "by": "裁判",
     },
 }
 
@@ -99,6 +101,7 @@ th{background:#f3f3f3}.tied td{color:#666}nav{margin-bottom:1em}fieldset{margin:
 BODIES = {
     "standings": """<table id="standings"><thead></thead><tbody></tbody></table>
 <h2 data-t="tables"></h2><div id="tables"></div>
+<h2 data-t="adjustments"></h2><ul id="adjustments"></ul>
 <h2 data-t="zero_sum"></h2><p id="zero-sum"></p>
 <h2 data-t="exports"></h2><p><a href="/export/standings.csv">standings.csv</a> ·
 <a href="/export/standings.json">standings.json</a> · <a href="/export/rounds.csv">rounds.csv</a> ·
@@ -131,6 +134,8 @@ autocomplete="off"></label> <span id="result" role="status"></span>
 <input name="why" data-ph="why" size="30"><button data-t="send"></button></fieldset>
 <fieldset id="f-seat"><legend data-t="seat_next"></legend>
 <input name="round" type="number" min="1" data-ph="round" size="4">
+<select name="from"><option value="standings" data-t="from_standings"></option>
+<option value="schedule" data-t="from_schedule"></option></select>
 <input name="why" data-ph="why" size="30"><button data-t="send"></button></fieldset>
 <h2 data-t="writes"></h2><table id="writes"><tbody></tbody></table>""",
 }
