@@ -191,7 +191,7 @@ def test_a_server_on_a_read_only_replica_shows_the_standings_and_refuses_writes(
 def test_a_round_seated_from_the_fixed_schedule(served):
     from scoring.tournament import fixed_schedule
 
-    client, store, tok = served
+    client, _store, tok = served
     body = {"name": "round_seated", "round": 2, "why": "schedule", "from": "schedule",
             "request_id": "seat-round-2"}
     assert post(client, "/api/referee/actions", {**body, "from": "luck"},
