@@ -52,6 +52,7 @@ from ui.server.migrations import migrate
 #: referee amendments join a match log numbered from here, after any table event
 REFEREE_SEQ = 1_000_000_000
 MAX_BATCH = 500
+ACTIONS_LOCK = 0x4D4A5432  # PostgreSQL advisory lock: referee writes exclusive, ingests shared
 
 
 class Refused(ValueError):
@@ -174,7 +175,7 @@ class TournamentStore:
         tour = self.tournament()
         with self.engine.transaction() as tx:
             if self.pg:  # one referee write at a time: the checks below read the actions
-                tx.execute("SELECT pg_advisory_xact_lock(?)", (0x4D4A5432,))
+                tx.execute("SELECT pg_advisory_xact_lock(?)", (ACTIONS_LOCK,))
             first = self._replayed(tx, request_id)
             if first is not None:
                 return first
@@ -223,9 +224,9 @@ class TournamentStore:
             raise Refused(f"round {rnd} is not seated")
         if rnd in closed:
             raise Refused(f"round {rnd} is already closed", 409)
-        if isinstance(action, Substituted) and action.table not in {t.table
-                                                                   for t in seated[rnd]}:
-                raise Refused(f"round {rnd} has no table {action.table}")
+        tables = {t.table for t in seated[rnd]}
+        if isinstance(action, Substituted) and action.table not in tables:
+            raise Refused(f"round {rnd} has no table {action.table}")
 
     # ------------------------------------------------------------ table events
 
@@ -244,12 +245,19 @@ class TournamentStore:
         if not isinstance(rows, list | tuple) or not rows or len(rows) > MAX_BATCH:
             raise Refused(f"events: a list of 1..{MAX_BATCH}")
         parsed = sorted((parse_row(r) for r in rows), key=lambda r: r.seq)
-        seating = self.seating(round_no, table)
-        if round_no in {a.round for a in self.actions() if isinstance(a, RoundClosed)}:
-            raise Refused(f"round {round_no} is closed", 409)
         tour = self.tournament()
         received = now()
         with self.engine.transaction() as tx:
+            if self.pg:  # a referee's write (closing the round) waits for this, or it for it
+                tx.execute("SELECT pg_advisory_xact_lock_shared(?)", (ACTIONS_LOCK,))
+            actions = [action_from_json(load_json(r[0]))
+                       for r in tx.execute("SELECT body FROM actions ORDER BY id")]
+            seating = next((t for t in seatings(actions).get(round_no, ())
+                            if t.table == table), None)
+            if seating is None:
+                raise Refused(f"round {round_no} has no table {table} seated", 404)
+            if any(isinstance(a, RoundClosed) and a.round == round_no for a in actions):
+                raise Refused(f"round {round_no} is closed", 409)
             tx.execute("INSERT INTO matches (round, table_no, created_at) VALUES (?, ?, ?) "
                        "ON CONFLICT (round, table_no) DO NOTHING", (round_no, table, received))
             mid, head = tx.execute("SELECT id, head FROM matches WHERE round = ? AND "
@@ -273,7 +281,10 @@ class TournamentStore:
                                   f"#{head + 1}", 409)
                 if row.seq == 1:
                     _check_created(tour, seating, row.event)
-                    state = MatchState.create(row.event)  # type: ignore[arg-type]
+                    try:
+                        state = MatchState.create(row.event)  # type: ignore[arg-type]
+                    except EventRefused as exc:
+                        raise Refused(str(exc)) from None
                 else:
                     if state is None:
                         state = self._state(tx, mid, head, amends)
