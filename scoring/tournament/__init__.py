@@ -31,6 +31,7 @@ from scoring.tournament.model import (
     Tournament,
     TournamentError,
     check_seating,
+    same_rules,
 )
 from scoring.tournament.seating import fixed_schedule, met_pairs, repeats_of, seat_round
 from scoring.tournament.standings import (
@@ -52,7 +53,7 @@ __all__ = [
     "ACTIONS", "TIE_BREAKS", "Action", "Adjustment", "Moment", "Ranking", "RoundClosed",
     "RoundSeated", "Row", "Standings", "Substituted", "TableResult", "TableSeating",
     "Tournament", "TournamentError", "action_from_json", "after_each_hand", "check_seating",
-    "fixed_schedule", "met_pairs", "places_and_points", "repeats_of", "seat_round",
+    "fixed_schedule", "met_pairs", "places_and_points", "repeats_of", "same_rules", "seat_round",
     "seatings", "standings", "standings_of_tables", "table_from_state",
     "table_result", "zero_sum_problems",
 ]

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import ScoringError
-from scoring.rulesets.registry import check_options, known_rulesets
+from scoring.match import EventRefused, MatchState
+from scoring.match.events import MatchCreated
+from scoring.rulesets.registry import check_options
 
 
 class TournamentError(ValueError):
@@ -75,13 +77,11 @@ class Tournament:
     def __post_init__(self) -> None:
         if not self.name.strip():
             raise TournamentError("a tournament needs a name")
-        if self.ruleset not in known_rulesets():
-            raise TournamentError(f"unknown ruleset {self.ruleset!r}; known: "
-                                  f"{', '.join(known_rulesets())}")
-        try:
-            check_options(self.ruleset, self.options)
-        except ScoringError as exc:
-            raise TournamentError(str(exc)) from None
+        try:  # the match engine's own check of a ruleset and its options
+            MatchState.create(MatchCreated(ruleset=self.ruleset, players=("1", "2", "3", "4"),
+                                           first_dealer=0, options=dict(self.options)))
+        except EventRefused as exc:
+            raise TournamentError(exc.reason) from None
         names = [p.strip() for p in self.players]
         if any(not n for n in names):
             raise TournamentError("a player name is empty")
@@ -135,6 +135,15 @@ class TableSeating:
 
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "table": self.table, "players": list(self.players)}
+
+
+def same_rules(ruleset: str, options: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """Whether two sets of house options are the same rules (a default written out or left
+    out makes no difference); :class:`TournamentError` for options the ruleset refuses."""
+    try:
+        return check_options(ruleset, options) == check_options(ruleset, other)
+    except ScoringError as exc:
+        raise TournamentError(str(exc)) from None
 
 
 def check_seating(tournament: Tournament, tables: Sequence[TableSeating]) -> None:

@@ -19,12 +19,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from scoring.errors import ScoringError
 from scoring.jsonlimits import load_json
 from scoring.match import BadEvent, EventRefused, LoggedEvent, MatchState, event_from_json
 from scoring.match.events import Amendment, MatchCreated
 from scoring.match.state import check_amendment
-from scoring.rulesets.registry import check_options
 from scoring.tournament import (
     Action,
     Adjustment,
@@ -40,6 +38,7 @@ from scoring.tournament import (
     check_seating,
     met_pairs,
     repeats_of,
+    same_rules,
     seatings,
     standings_of_tables,
     table_from_state,
@@ -500,10 +499,9 @@ def _check_created(tour: Tournament, seating: TableSeating, event: Any) -> None:
         raise Refused(f"round {seating.round} table {seating.table} seats "
                       f"{', '.join(seating.players)}; the match has "
                       f"{', '.join(event.players)}")
-    try:  # the same rules however they are written (a default spelled out or left out)
-        same = check_options(tour.ruleset, event.options) == check_options(tour.ruleset,
-                                                                          tour.options)
-    except ScoringError as exc:
+    try:
+        same = same_rules(tour.ruleset, event.options, tour.options)
+    except TournamentError as exc:
         raise Refused(str(exc)) from None
     if not same:
         raise Refused("the match's options differ from the tournament's")
