@@ -13,6 +13,8 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -81,6 +83,22 @@ class Cluster:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')  # name from the test, never from input
         return self.url(name)
+
+    @contextmanager
+    def replica(self) -> Iterator[int]:
+        """A streaming hot standby of this cluster on its own free port (yields the port)."""
+        data = self.root / f"replica{free_port()}"
+        port = free_port()
+        self._run("pg_basebackup", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+                  "-D", str(data), "-R", "-X", "stream", "--no-sync", "--checkpoint=fast")
+        opts = (f"-c listen_addresses=127.0.0.1 -c port={port} "
+                f"-c unix_socket_directories={self.root} -c hot_standby=on -c fsync=off")
+        self._run("pg_ctl", "-D", str(data), "-o", opts, "-l", str(data) + ".log", "-w",
+                  "-t", "60", "start")
+        try:
+            yield port
+        finally:
+            self._run("pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop")
 
     def __exit__(self, *exc: object) -> None:
         try:
