@@ -93,13 +93,14 @@ class Outbox:
         if url.scheme not in ("http", "https") or not url.netloc:
             raise SyncError(f"--server: an http(s) URL, got {server!r}", permanent=True)
         old = self.binding(match)
-        if old is not None and (old.server, old.round, old.table) != (server.rstrip("/"),
-                                                                       round_no, table):
-            raise SyncError(f"match {match} already syncs to {old.server} as round {old.round} "
-                            f"table {old.table}", permanent=True)
+        if old is not None and (old.round, old.table) != (round_no, table):
+            raise SyncError(f"match {match} already syncs as round {old.round} table "
+                            f"{old.table}", permanent=True)
+        # the server may move (a new address after a restart): the next push asks it its head
         self.db.execute("INSERT INTO bindings (match, server, round, table_no, token) VALUES "
-                        "(?, ?, ?, ?, ?) ON CONFLICT (match) DO UPDATE SET token = "
-                        "excluded.token", (match, server.rstrip("/"), round_no, table, token))
+                        "(?, ?, ?, ?, ?) ON CONFLICT (match) DO UPDATE SET server = "
+                        "excluded.server, token = excluded.token",
+                        (match, server.rstrip("/"), round_no, table, token))
         binding = self.binding(match)
         assert binding is not None
         return binding

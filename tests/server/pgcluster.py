@@ -84,6 +84,23 @@ class Cluster:
             conn.execute(f'CREATE DATABASE "{name}"')  # name from the test, never from input
         return self.url(name)
 
+    def dump(self, db: str) -> Path:
+        """``pg_dump -Fc`` of a database (what docs/tournament.md says to back up with)."""
+        out = self.root / f"{db}.dump"
+        self._run("pg_dump", "-Fc", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+                  "-d", db, "-f", str(out))
+        return out
+
+    def restore(self, db: str, dump: Path) -> None:
+        """The database replaced by a dump: dropped, created again, ``pg_restore``."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE "{db}" WITH (FORCE)')  # names from tests only
+            conn.execute(f'CREATE DATABASE "{db}"')
+        self._run("pg_restore", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
+                  "-d", db, str(dump))
+
     @contextmanager
     def replica(self) -> Iterator[int]:
         """A streaming hot standby of this cluster on its own free port (yields the port)."""

@@ -4,6 +4,7 @@ are cut after the server applied a request, and every event still lands exactly 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -160,3 +161,54 @@ def test_the_dashboard_syncs_its_match_with_sync_and_shows_how_far(server, tmp_p
         window.syncer.close()
         window.store.close()  # qtbot closes the window itself (a second close would fail)
         gc.collect()
+
+
+def test_after_restoring_an_older_backup_the_tables_resend_what_it_lacks(db_url, tmp_path,
+                                                                        request):
+    """docs/tournament.md's restore: the server's database goes back to a backup; each
+    table's push sends what the backup lacks, from the head the restored server reports."""
+    import shutil
+    import sqlite3
+    from contextlib import closing
+
+    from ui.server.store import TournamentStore
+
+    store = seated_store(db_url, names(4))
+    token = issue(store.secret(), "table", 1)
+    players = store.seating(1, 1).players
+    store.close()
+    rng = random.Random(4)
+    with MatchStore.open(tmp_path / "table.sqlite3", durable=False) as local, \
+            Outbox(tmp_path / "outbox.sqlite3") as outbox:
+        mid = local.new_match("shandong", {}, players, first_dealer=0)
+        play(local, mid, 2, rng)
+        served = TournamentStore.open(db_url)
+        with uvicorn_thread(create_app(served)) as url:
+            outbox.bind(mid, url, 1, 1, token)
+            outbox.push(local, mid)
+            if db_url.startswith("postgresql://"):
+                cluster = request.getfixturevalue("pg_cluster")
+                backup = cluster.dump(db_url.rsplit("/", 1)[1])
+            else:
+                backup = tmp_path / "backup.sqlite3"
+                with closing(sqlite3.connect(db_url)) as src, \
+                        closing(sqlite3.connect(backup)) as dst:
+                    src.backup(dst)  # SQLite's online backup, as `.backup` does
+            play(local, mid, 2, rng)
+            assert outbox.push(local, mid).head == 5
+        served.close()
+        # the server is stopped and its database restored from the backup
+        if db_url.startswith("postgresql://"):
+            cluster.restore(db_url.rsplit("/", 1)[1], backup)
+        else:
+            for extra in ("-wal", "-shm"):
+                Path(db_url + extra).unlink(missing_ok=True)
+            shutil.copy(backup, db_url)
+        with TournamentStore.open(db_url) as restored, \
+                uvicorn_thread(create_app(restored)) as url:
+            outbox.bind(mid, url, 1, 1, token)
+            assert restored.head(1, 1) == 3
+            again = outbox.push(local, mid)
+            assert (again.sent, again.head) == (2, 5)
+            assert [r.event for r in restored.log(1, 1)] == [r.event
+                                                             for r in local.events(mid)]
