@@ -212,3 +212,4 @@ def test_after_restoring_an_older_backup_the_tables_resend_what_it_lacks(db_url,
             assert (again.sent, again.head) == (2, 5)
             assert [r.event for r in restored.log(1, 1)] == [r.event
                                                              for r in local.events(mid)]
+

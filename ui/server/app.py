@@ -8,9 +8,7 @@ store is blocking (SQLite or psycopg), so each call runs in the thread pool.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ from scoring.jsonlimits import load_json
 from scoring.tournament import fixed_schedule, met_pairs, seat_round, seatings
 from ui.server import pages, views
 from ui.server.engines import StoreUnavailable
+from ui.server.live import Changes
 from ui.server.store import Refused, TournamentStore
 from ui.server.tokens import Actor, verify
 
@@ -46,6 +45,8 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
     """The app over ``store`` (an open store, or a SQLite path / postgresql:// URL)."""
     db = store if isinstance(store, TournamentStore) else TournamentStore.open(store)
     secret = db.secret()
+
+    changes = Changes(db.changes, STREAM_POLL_S)
 
     def guarded(handler: Handler) -> Handler:
         async def run(request: Request) -> Response:
@@ -217,24 +218,10 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
             key = (int(rnd), int(table))
             await run_in_threadpool(table_payload, *key)  # an unknown table: 404 now
 
-        async def events() -> AsyncIterator[str]:
-            seen = None
-            quiet = 0.0
-            while not await request.is_disconnected():
-                now = await run_in_threadpool(db.changes)
-                if now != seen:
-                    seen = now
-                    payload = await run_in_threadpool(
-                        (lambda: table_payload(*key)) if key else standings_payload)
-                    yield f"data: {json.dumps(payload, ensure_ascii=False)}\n\n"
-                    quiet = 0.0
-                elif quiet > 15:
-                    yield ": keep-alive\n\n"
-                    quiet = 0.0
-                await asyncio.sleep(STREAM_POLL_S)
-                quiet += STREAM_POLL_S
+        make = (lambda: table_payload(*key)) if key else standings_payload
+        events = changes.stream(key, make, request.is_disconnected)
 
-        return StreamingResponse(events(), media_type="text/event-stream",
+        return StreamingResponse(events, media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
 
     async def export(request: Request) -> Response:
