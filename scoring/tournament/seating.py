@@ -5,11 +5,12 @@ so tables stay near in rank — or the registration order for a schedule fixed b
 and the pairs that already met. It fills tables greedily from the top, each time taking the
 player who adds the fewest repeated pairs among the next few, then swaps players between tables
 while that lowers the repeats (or the rank spread at equal repeats). :func:`fixed_schedule`
-seats every round up front from the registration order alone.
+seats every round up front from the registration order and fixed shuffles of it.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations, permutations
@@ -98,22 +99,30 @@ def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return a[0] + b[0], a[1] + b[1]
 
 
-def fixed_schedule(players: Sequence[str], rounds: int
+def fixed_schedule(players: Sequence[str], rounds: int, tries: int = 30
                    ) -> tuple[list[list[TableSeating]], list[tuple[str, str, int]]]:
     """Every round seated before the event from the registration order; all repeats listed.
 
-    Each round is seated against the pairs of the rounds before it, starting each search from
-    a different rotation of the registration order so the groups move apart.
+    Each round is seated against the pairs of the rounds before it, from the registration
+    order and then from up to ``tries`` fixed shuffles of it (seeded by the round, so the
+    schedule is the same on every run), keeping the seating with the fewest repeats.
     """
     met: Counter[Pair] = Counter()
     schedule: list[list[TableSeating]] = []
     repeats: list[tuple[str, str, int]] = []
-    order = list(players)
     for r in range(1, rounds + 1):
-        stride = (r - 1) % 4
-        spread = order[stride::4] + [p for i, p in enumerate(order) if i % 4 != stride]
-        tables, reps = seat_round(spread if r > 1 else order, met, r, window=len(order))
-        schedule.append(tables)
-        repeats.extend(reps)
-        met.update(met_pairs([tables]))
+        best: tuple[list[TableSeating], list[tuple[str, str, int]]] | None = None
+        for k in range(tries if r > 1 else 1):
+            order = list(players)
+            if k:
+                random.Random(r * 7919 + k).shuffle(order)
+            tables, reps = seat_round(order, met, r, window=len(order))
+            if best is None or len(reps) < len(best[1]):
+                best = (tables, reps)
+            if not reps:
+                break
+        assert best is not None
+        schedule.append(best[0])
+        repeats.extend(best[1])
+        met.update(met_pairs([best[0]]))
     return schedule, repeats

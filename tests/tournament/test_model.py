@@ -87,12 +87,13 @@ def test_four_players_over_two_rounds_repeat_and_the_repeats_are_named():
     assert len(repeats) == 6 and all(times == 1 for _, _, times in repeats)
 
 
-def test_a_fixed_schedule_of_sixteen_over_four_rounds_avoids_most_repeats():
-    schedule, repeats = fixed_schedule(names(16), 4)
-    tour = Tournament("t", "shandong", tuple(names(16)), rounds=4)
+def test_a_fixed_schedule_of_sixteen_over_five_rounds_has_no_repeat_and_is_stable():
+    schedule, repeats = fixed_schedule(names(16), 5)  # a perfect schedule exists: found
+    tour = Tournament("t", "shandong", tuple(names(16)), rounds=5)
     for tables in schedule:
         check_seating(tour, tables)
-    assert len(repeats) <= 4  # 16 players x 4 rounds: a perfect schedule has none
+    assert repeats == []
+    assert fixed_schedule(names(16), 5) == (schedule, repeats)
 
 
 def test_a_seating_missing_a_player_is_refused_with_the_name():
