@@ -118,6 +118,16 @@ def test_the_referee_desk_penalises_and_strikes_a_hand(browser, db_url):
         assert store.standings().tables[0].hands == 1
         wait_for(browser, lambda d: "misread" in text(d, "#writes"))
         assert "Wang Li" in text(browser, "#writes")
+        form = browser.find_element(By.ID, "f-substitute")
+        for name, value in (("round", "1"), ("table", "1"), ("seat", "2"),
+                            ("substitute", "替补甲"), ("from_hand", "2"), ("why", "生病")):
+            form.find_element(By.NAME, name).send_keys(value)
+        form.find_element(By.TAG_NAME, "button").click()
+        wait_for(browser, lambda d: "substituted" in text(d, "#result"))
+        seated = store.seating(1, 1).players[2]
+        browser.get(f"{url}/tables/1/1?lang=zh")
+        wait_for(browser, lambda d: f"{seated} (替补甲)" in text(d, "#seats"))
+        browser.get(f"{url}/referee?lang=zh")
         # a wrong token is refused in the page, and nothing is written
         browser.find_element(By.ID, "token").clear()
         browser.find_element(By.ID, "token").send_keys(token[:-4] + "AAAA")
