@@ -28,9 +28,12 @@ def pg_cluster() -> Iterator[Cluster]:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, empty database on each engine."""
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database on each engine (a PostgreSQL one is dropped after)."""
     if request.param == "sqlite":
-        return str(tmp_path / "tournament.sqlite3")
+        yield str(tmp_path / "tournament.sqlite3")
+        return
     cluster = request.getfixturevalue("pg_cluster")
-    return cluster.create_db(f"t{os.getpid()}_{next(_names)}")
+    name = f"t{os.getpid()}_{next(_names)}"
+    yield cluster.create_db(name)
+    cluster.drop_db(name)

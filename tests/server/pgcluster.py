@@ -81,8 +81,17 @@ class Cluster:
         import psycopg
 
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')  # name from the test, never from input
+            # a plain file copy of the template is twice as fast as logging it (PostgreSQL 15+)
+            fast = " STRATEGY = FILE_COPY" if conn.info.server_version >= 150000 else ""
+            conn.execute(f'CREATE DATABASE "{name}"{fast}')  # name from the test, not input
         return self.url(name)
+
+    def drop_db(self, name: str) -> None:
+        """Drop a test's database (its connections closed by force), keeping the cluster small."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def dump(self, db: str) -> Path:
         """``pg_dump -Fc`` of a database (what docs/tournament.md says to back up with)."""
