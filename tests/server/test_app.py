@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from scoring.match import replay
@@ -203,3 +205,27 @@ def test_a_round_seated_from_the_fixed_schedule(served):
     expected = fixed_schedule(names(8), 2)[0][1]
     assert client.get("/api/tournament").json()["seatings"]["2"] == [t.to_json()
                                                                      for t in expected]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["seq", "event", "type", "record", "name", "round", "table", "target",
+                         "why", "player", "points", "tables", "events", "request_id", "x"]),
+        inner, max_size=5),
+    max_leaves=20)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(path=st.sampled_from(["/api/tables/1/1/events", "/api/referee/actions",
+                             "/api/referee/amend"]),
+       data=json_values)
+def test_no_body_makes_the_server_fail(served, path, data):
+    """Whatever JSON a holder of a valid token sends, the answer is a refusal or a success,
+    never a server error."""
+    client, _store, tok = served
+    who = tok["t1"] if "/tables/" in path else tok["ref"]
+    r = post(client, path, data, who)
+    assert r.status_code in (200, 400, 404, 409, 413, 415, 422), (r.status_code, r.text)

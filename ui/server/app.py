@@ -31,6 +31,10 @@ MAX_BODY = 1 << 20  # the same bound as load_json's
 STREAM_POLL_S = 0.25
 
 
+class BadBody(ValueError):
+    """A body that is not the JSON it should be (load_json's refusal)."""
+
+
 class HttpError(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
@@ -54,6 +58,8 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
                 return await handler(request)
             except HttpError as exc:
                 return JSONResponse({"error": exc.message}, exc.status)
+            except BadBody as exc:
+                return JSONResponse({"error": str(exc)}, 400)
             except Refused as exc:
                 return JSONResponse({"error": str(exc)}, exc.status)
             except StoreUnavailable as exc:
@@ -84,7 +90,7 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
             if total > MAX_BODY:
                 raise HttpError(413, f"the body is larger than {MAX_BODY} bytes")
             chunks.append(chunk)
-        data = load_json(b"".join(chunks), "the body", ValueError) if chunks else None
+        data = load_json(b"".join(chunks), "the body", BadBody) if chunks else None
         if not isinstance(data, dict):
             raise HttpError(400, "the body is a JSON object")
         return data
@@ -101,16 +107,6 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
             raise HttpError(400, "request_id: a unique text of 8..80 characters per request "
                                  "(a replay of it is applied once)")
         return rid
-
-    def parse_error(handler: Handler) -> Handler:
-        async def run(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except ValueError as exc:
-                if isinstance(exc, Refused):
-                    raise
-                raise HttpError(400, str(exc)) from None
-        return run
 
     # ------------------------------------------------------------ tables write
 
@@ -260,10 +256,10 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
         Route("/api/stream", guarded(stream)),
         Route("/api/tables/{round}/{table}", guarded(get_table)),
         Route("/api/tables/{round}/{table}/head", guarded(get_head)),
-        Route("/api/tables/{round}/{table}/events", guarded(parse_error(post_events)),
+        Route("/api/tables/{round}/{table}/events", guarded(post_events),
               methods=["POST"]),
-        Route("/api/referee/actions", guarded(parse_error(post_action)), methods=["POST"]),
-        Route("/api/referee/amend", guarded(parse_error(post_amend)), methods=["POST"]),
+        Route("/api/referee/actions", guarded(post_action), methods=["POST"]),
+        Route("/api/referee/amend", guarded(post_amend), methods=["POST"]),
         Route("/api/referee/writes", guarded(get_writes)),
         Route("/export/{what}.{fmt}", guarded(export)),
     ]
