@@ -38,6 +38,8 @@ class RunOptions:
     detector: object = None  # a ready vision Detector (tests); overrides ``models``
     save_examples: Path | None = None  # save each confirmed camera showdown here (off: None)
     tabs: tuple[str, ...] = ()  # with screenshot: grab each of these tabs (PATH-TAB.png)
+    sync: bool = False  # push the match to the tournament server it is bound to (ui.outbox)
+    outbox: Path | None = None  # None: the outbox in the user data folder
 
 
 def build_window(opts: RunOptions):
@@ -63,6 +65,14 @@ def build_window(opts: RunOptions):
             panel.open_match(matches[-1].id)
         else:
             panel.new_match(default_ruleset(), {}, i18n.default_players(), 0)
+    if opts.sync:
+        try:
+            start_sync(window, store, panel.match_id, opts.outbox)
+        except BaseException:
+            window.close()
+            window.deleteLater()
+            store.close()
+            raise
     if opts.hand is not None:
         try:
             record = read_json_file(opts.hand)
@@ -83,6 +93,27 @@ def build_window(opts: RunOptions):
         window.attach_camera(worker)
         worker.start()
     return window
+
+
+def start_sync(window: Any, store: Any, match_id: int | None, outbox: Path | None) -> None:
+    """Push the open match in the background to the server ``mjtable match push`` bound it to;
+    the status bar shows how far the server is."""
+    from PySide6.QtWidgets import QLabel
+
+    from ui.outbox import Outbox, Syncer
+
+    with Outbox(outbox) as box:
+        if match_id is None or box.binding(match_id) is None:
+            raise ValueError(f"match {match_id} is not bound to a tournament server: run "
+                             f"`mjtable match push {match_id} --server URL --round R --table T "
+                             "--token TOKEN` once")
+    window.syncer = Syncer(store, match_id, outbox)
+    label = QLabel(window.syncer.state())
+    window.statusBar().addPermanentWidget(label)
+    timer = QTimer(window)
+    timer.timeout.connect(lambda: label.setText(window.syncer.state()))
+    timer.start(1000)
+    window.destroyed.connect(window.syncer.close)
 
 
 def save_screenshots(window: Any, path: Path, tabs: tuple[str, ...] = ()) -> list[Path]:
@@ -131,6 +162,8 @@ def run(opts: RunOptions) -> int:
         # tear down on the GUI thread while the application still exists: left to the
         # interpreter's shutdown, collecting Qt wrappers crashes in shiboken
         window.close()
+        if getattr(window, "syncer", None) is not None:
+            window.syncer.close()
         collector.stop()
         window.deleteLater()
         app.processEvents()
