@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from scoring.tiles import NUM_KINDS, NUM_TILES, TILE_NAMES, Tile, is_flower, suit_of
+from scoring.tiles import FLOWERS, NUM_KINDS, NUM_TILES, TILE_NAMES, Tile, is_flower, suit_of
 from vision.detections import TileDetections
 from vision.geometry import MeldReading, SeatReading, TableReading
 
@@ -193,8 +193,23 @@ def _shown(kinds: Sequence[Tile], reading: TableReading) -> Counter[Tile]:
     return shown
 
 
+UNSEEN_COST = 9.2  # a kind outside a tile's top-k: as if the classifier gave it 1e-4
+
+
 def _cost(slot: _Slot, kind: Tile) -> float:
-    return 0.0 if kind == slot.kind else dict(slot.alternatives).get(kind, float("inf"))
+    return 0.0 if kind == slot.kind else dict(slot.alternatives).get(kind, UNSEEN_COST)
+
+
+def _choices(slot: _Slot, kind: Tile) -> list[Tile]:
+    """Kinds a tile now read as ``kind`` may be changed to: its top-k, and for a flower every
+    flower (a set has one of each, so a flower seen twice is another one, even one the
+    classifier did not rank: its hand can still be scored, the change shown)."""
+    out = [t for t, _ in slot.alternatives]
+    if is_flower(kind):
+        out += [t for t in FLOWERS if t not in out and t != slot.kind]
+    if slot.kind not in out:
+        out.append(slot.kind)
+    return [t for t in out if t != kind]
 
 
 def _fewer_copies(slots: list[_Slot], reading: TableReading) -> list[_Slot]:
@@ -212,8 +227,8 @@ def _fewer_copies(slots: list[_Slot], reading: TableReading) -> list[_Slot]:
         for i, slot in enumerate(slots):
             if kinds[i] not in over or slot.where[0] == "meld":
                 continue
-            for t, _ in slot.alternatives:
-                if t == kinds[i] or shown.get(t, 0) >= (1 if is_flower(t) else 4):
+            for t in _choices(slot, kinds[i]):
+                if shown.get(t, 0) >= (1 if is_flower(t) else 4):
                     continue
                 c = _cost(slot, t) - _cost(slot, kinds[i])
                 if best is None or c < best[0]:

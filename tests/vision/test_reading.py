@@ -263,3 +263,17 @@ def test_more_misread_copies_than_the_search_changes_still_give_the_win() -> Non
     assert len(changed) == 4 and all(c.startswith("W->") for c in changed)
     assert out.record["outcome"] == "win" and out.record["wins"][0]["seat"] == 0
     assert format_tiles(out.table.seats[0].hand) == "123m456p78988sWWW"
+
+
+def test_a_flower_seen_twice_becomes_another_so_the_win_is_recorded() -> None:
+    """Seat 0's f5 read as f2, which seat 1 also shows, and no other flower among its
+    classes: a set has one of each flower, so one f2 is changed to a flower not on the table
+    (a guess, shown as a change) and the winner's hand still makes a record."""
+    out = read_detections(*_dets(SHOWDOWN, {15: parse_tiles("f2")[0]}), ruleset="shandong",
+                          dealer=1)
+    assert out.repair.legal and len(out.repair.changes) == 1
+    assert str(out.repair.changes[0]).startswith("f2->")
+    flowers = [f for s in out.table.seats for f in s.flowers]
+    assert len(flowers) == len(set(flowers)) == 3
+    assert out.record["outcome"] == "win" and out.record["wins"][0]["seat"] == 0
+    assert any(n.startswith("changed f2->") for n in out.notes)
