@@ -17,8 +17,8 @@ Run: ``python bench/vision_bench.py [--models DIR] [--reference PATH] [--repeat 
 - the ``mahjong-detector`` reference (its YOLO11n at 640, grey input) on the same photos, when
   found (an installed ``mahjong_detector`` package, ``--reference`` or
   ``$MAHJONG_DETECTOR_ONNX``; ``pip download --no-deps mahjong-detector`` and unzip the wheel);
-- ``video_fps[...]`` on ``vision/samples/table_1080p.mp4`` (1920x1080, 120 frames, three tables
-  held 4 s each with fresh sensor noise) through the whole ``Pipeline`` (capture thread,
+- ``video_fps[...]`` on ``vision/samples/table_1080p.mp4`` (1920x1080 at 10 fps, 259 frames of
+  two whole hands played, with sensor noise) through the whole ``Pipeline`` (capture thread,
   detection, geometry, repair, stability, events): every frame analysed in full, with
   onnxruntime (today's every-frame rate, the yardstick) and each backend; and only what changed
   (``vision/changes.py``), with each backend; ``ratio_vs_every_frame_onnxruntime``;
@@ -55,7 +55,6 @@ from vision.detector import LETTERBOX_FILL, Detector, default_models_dir, load_d
 
 SAMPLES = ROOT / "vision" / "samples"
 VIDEO = SAMPLES / "table_1080p.mp4"
-CUT = 5.0  # mean grey change (1/8 size) between two frames of the video that is a new table
 
 
 def reference_model(path: str | None) -> Path | None:
@@ -198,20 +197,41 @@ def clip_run(detector: Detector, motion: float) -> tuple[float, list, list, obje
     return len(clip.frames) / (time.perf_counter() - t0), events, frames, pipe.changes
 
 
-def video_cuts() -> list[int]:
-    """Frames of the bundled video that show a new table (where the camera time starts)."""
-    cap = cv2.VideoCapture(str(VIDEO))
-    cuts, prev, i = [0], None, 0
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        small = frame[::8, ::8].astype(np.int16)
-        if prev is not None and float(np.abs(small - prev).mean()) > CUT:
-            cuts.append(i)
-        prev, i = small, i + 1
-    cap.release()
-    return cuts
+def script_delays(events: list, frames: list) -> list[str]:
+    """For each event of the bundled video that its script names (``table_1080p.script.json``:
+    each step's first frame is when its change is in the picture): the camera time from that
+    frame to the frame that reported it, plus that frame's processing time."""
+    import json
+
+    script_path = VIDEO.with_suffix(".script.json")
+    if not script_path.is_file():
+        return ["no script beside the video: no delays"]
+    script = json.loads(script_path.read_text())
+    fps, steps = float(script["fps"]), script["steps"]
+
+    def key(e: dict) -> tuple:
+        return (e["type"], e.get("seat"), str(e.get("tile", e.get("dice", e.get("tiles", "")))))
+
+    todo = [(steps[e["step"]]["frames"][0], key(e)) for e in script["events"]]
+    ms = {index: t for index, t, _ in frames}
+    out, waits = [], []
+    for event in events:
+        k = key({"type": event.type, **event.data})
+        match = next((m for m in todo if m[1] == k and m[0] <= event.frame), None)
+        if match is None:
+            continue
+        todo.remove(match)
+        wait = (event.frame - match[0]) / fps * 1000
+        waits.append((event.type, wait + ms[event.frame]))
+        out.append(f"{event.type} {k[2]} (seat {k[1]}): in the picture at frame {match[0]}, "
+                   f"reported at {event.frame}: {wait + ms[event.frame]:.0f} ms")
+    discards = [w for t, w in waits if t == "discard"]
+    if discards:
+        out.append(f"discard delay median {statistics.median(discards):.0f} ms over "
+                   f"{len(discards)} scripted discards read right (aim < 300 ms: "
+                   f"{'met' if statistics.median(discards) < 300 else 'NOT met'}); "
+                   f"{len(todo)} of {len(script['events'])} scripted events not reported")
+    return out
 
 
 def delay_lines(events: list, frames: list, changes: list[int], fps: float) -> list[str]:
@@ -345,7 +365,6 @@ def main() -> int:
     runs = [("onnxruntime", "every frame")] + \
         [(b, "every frame") for b in backends if b != "onnxruntime"] + \
         [(b, "changed only") for b in backends]
-    cuts = video_cuts()
     mask_events: dict[str, tuple[list, list]] = {}
     for backend, mode in runs:
         det = load_detector(models, threads=2, backend=backend)
@@ -385,8 +404,8 @@ def main() -> int:
                       "legal table, so seat events are held back; the delay above is the "
                       "dice's, through the same stabilizer)")
     backend = backends[-1]
-    print(f"delay on the video (cuts at frames {cuts}), changed only, backend={backend}:")
-    for line in delay_lines(*mask_events[backend], cuts, 10.0):
+    print(f"delay on the video, changed only, backend={backend}:")
+    for line in script_delays(*mask_events[backend]):
         print(f"  {line}")
     return 0
 

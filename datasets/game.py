@@ -10,6 +10,7 @@ about equally often (the issue's ±20% target), without breaking the tile counts
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ _CHOW_START_WEIGHTS = (3, 0, 1, 2, 1, 0, 3)
 
 
 @dataclass
-class SeatState:
+class GameSeat:
     """One player's tiles; ``sideways[i]`` is the index of the claimed tile in meld ``i``."""
 
     concealed: list[Tile] = field(default_factory=list)
@@ -48,15 +49,20 @@ class SeatState:
 class GameState:
     dealer: int
     dice: tuple[int, int]
-    seats: list[SeatState]
+    seats: list[GameSeat]
     wall_tiles: int
     break_stack: int  # ring index 0..71 where the wall was broken
     to_play: int  # the seat holding 14 (or 3n+2) tiles
+    ruleset: str | None = None  # the rules a showdown winner's hand is a win under
 
     def to_json(self) -> dict[str, Any]:
-        return {"dealer": self.dealer, "dice": list(self.dice), "to_play": self.to_play,
-                "wall_tiles": self.wall_tiles, "break_stack": self.break_stack,
-                "seats": [s.to_json(i) for i, s in enumerate(self.seats)]}
+        out: dict[str, Any] = {
+            "dealer": self.dealer, "dice": list(self.dice), "to_play": self.to_play,
+            "wall_tiles": self.wall_tiles, "break_stack": self.break_stack,
+            "seats": [s.to_json(i) for i, s in enumerate(self.seats)]}
+        if self.ruleset:
+            out["ruleset"] = self.ruleset
+        return out
 
 
 class _Pool:
@@ -124,6 +130,31 @@ def _meld(pool: _Pool, seat: int, beta: float) -> tuple[Meld, int | None] | None
     return Meld(kind, (same,) * n, from_seat), side
 
 
+WinTest = Callable[[list[Tile], tuple[Meld, ...]], bool]
+
+
+def ruleset_win_test(name: str) -> WinTest:
+    """Whether a concealed part and melds make a win under the ruleset ``name`` (its default
+    options, no wildcards), so a showdown shows a hand a referee would accept."""
+    from scoring.rulesets.registry import get_ruleset
+
+    rules = get_ruleset(name)
+    options = rules.resolve_options({})
+    return lambda hand, melds: rules.is_winning_hand(list(hand), melds, options, {})
+
+
+def _winning_hand(pool: _Pool, sets: int, beta: float, melds: tuple[Meld, ...],
+                  wins: WinTest | None, tries: int = 40) -> list[Tile] | None:
+    """A complete hand that ``wins`` accepts beside ``melds`` (any complete one without it)."""
+    for _ in range(tries if wins else 1):
+        saved = (pool.left[:], pool.shown[:])
+        hand = _complete_hand(pool, sets, beta)
+        if hand is None or wins is None or wins(hand, melds):
+            return hand
+        pool.left, pool.shown = saved  # not a win under these rules: draw again
+    return None
+
+
 def _complete_hand(pool: _Pool, sets: int, beta: float) -> list[Tile] | None:
     """``sets`` chows/pungs and a pair from the pool, checked by the hand engine."""
     rng = pool.rng
@@ -149,8 +180,10 @@ def _complete_hand(pool: _Pool, sets: int, beta: float) -> list[Tile] | None:
 
 def sample_game(rng: random.Random, *, progress: float | None = None,
                 showdown: bool | None = None, flower_rate: float = 0.95,
-                beta: float = 1.0) -> GameState:
-    """A random, legal table state (see the module docstring for what "legal" covers)."""
+                beta: float = 1.0, ruleset: str | None = None) -> GameState:
+    """A random, legal table state (see the module docstring for what "legal" covers); with
+    ``ruleset`` a showdown winner's hand is a win under those rules, not only a complete shape."""
+    wins = ruleset_win_test(ruleset) if ruleset else None
     pool = _Pool(rng)
     # early and middle game dominate, and showdowns are rare: a scene then shows about as many
     # faces of each playing kind as of each flower (one of each in a set)
@@ -158,7 +191,7 @@ def sample_game(rng: random.Random, *, progress: float | None = None,
     showdown = rng.random() < 0.12 if showdown is None else showdown
     dealer = rng.randrange(4)
     dice = (rng.randint(1, 6), rng.randint(1, 6))
-    seats = [SeatState() for _ in range(4)]
+    seats = [GameSeat() for _ in range(4)]
     turns = int(p * 70)
     to_play = (dealer + turns) % 4
     winner = to_play if showdown else None
@@ -177,7 +210,7 @@ def sample_game(rng: random.Random, *, progress: float | None = None,
         seat = seats[s]
         sets = 4 - len(seat.melds)
         if s == winner:
-            hand = _complete_hand(pool, sets, beta)
+            hand = _winning_hand(pool, sets, beta, tuple(seat.melds), wins)
             if hand is not None:
                 seat.concealed = hand
                 seat.revealed = True
@@ -199,4 +232,4 @@ def sample_game(rng: random.Random, *, progress: float | None = None,
         seats[s].discards.append(pool.take(t))
     wall = sum(pool.left)
     break_stack = ((dealer * 18) + 18 - sum(dice) - 1) % 72
-    return GameState(dealer, dice, seats, wall, break_stack, to_play)
+    return GameState(dealer, dice, seats, wall, break_stack, to_play, ruleset)

@@ -99,8 +99,9 @@ def standing(kind: int, pos: np.ndarray, facing: np.ndarray, size: TileSize, sea
 
 
 def table_layout(game: GameState, size: TileSize, rng: np.random.Generator,
-                 messy: float = 1.0) -> list[Body]:
-    """Every body of a full-table scene for ``game``."""
+                 messy: float = 1.0, ordered: bool = False) -> list[Body]:
+    """Every body of a full-table scene for ``game``; ``ordered``: each hand stands in the
+    order given (a scripted sequence), not sorted or shuffled as players do."""
     bodies: list[Body] = []
     g = 0.6  # gap between neighbouring tiles, mm
     hand_b = 372.0
@@ -114,8 +115,8 @@ def table_layout(game: GameState, size: TileSize, rng: np.random.Generator,
                ) -> np.ndarray:
             return a * right + b * toward
 
-        conc = sorted(seat.concealed)
-        if rng.random() < 0.3:  # some players do not sort
+        conc = list(seat.concealed) if ordered else sorted(seat.concealed)
+        if rng.random() < 0.3 and not ordered:  # some players do not sort
             rng.shuffle(conc)
         n_c = len(conc)
         melds_w = sum((len(m.tiles) - (1 if sw is not None else 0)) * (size.w + g)
@@ -135,7 +136,7 @@ def table_layout(game: GameState, size: TileSize, rng: np.random.Generator,
             else:
                 bodies.append(standing(t, pos, toward, size, s,
                                        yaw=hand_yaw + rng.normal(0, 0.02) * messy,
-                                       lean=abs(rng.normal(0.05, 0.04))))
+                                       lean=abs(0.05 + rng.normal(0, 0.04) * messy)))
             a += size.w + g
         a += 14
         meld_b = b_row + size.h / 2 - size.t / 2
@@ -154,12 +155,12 @@ def table_layout(game: GameState, size: TileSize, rng: np.random.Generator,
                     a += size.w + g
             a += 8
         # flowers: one row in front of the hand, starting at its right end
-        fa = total / 2 - len(seat.flowers) * (size.w + g) + rng.normal(0, 10)
+        fa = total / 2 - len(seat.flowers) * (size.w + g) + rng.normal(0, 10) * messy
         fb = b_row - size.t / 2 - size.h / 2 - 6
         for t in seat.flowers:
             bodies.append(lying(t, at(fa + size.w / 2, fb), up, size, s, "flower",
                                 yaw=rng.normal(0, 0.04) * messy))
-            fa += size.w + g + abs(rng.normal(0, 1.5))
+            fa += size.w + g + abs(rng.normal(0, 1.5)) * messy
         # discard pond: rows of six, a little untidy
         for i, t in enumerate(seat.discards):
             row, col = divmod(i, 6)

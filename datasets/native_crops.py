@@ -159,3 +159,4 @@ def write_crops(out: Path | str, scenes: int, seed: int = 0, window: int = WINDO
     write_data_yaml(out, COARSE, also)
     write_groups(out, sorted(rows))
     return CropSummary(out, scenes, len(rows), boxes, scenes / max(rate, 1e-9))
+

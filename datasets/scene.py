@@ -275,11 +275,13 @@ def uses_photos(faces: str, seed: int, index: int, kind: str) -> bool:
 
 def make_scene(kind: str, seed: int, index: int, size: tuple[int, int] | None = None, *,
                flat: bool = False, styles: list[str] | None = None, faces: str = "art",
-               fold: str = "train", showdowns: float | None = None) -> Scene:
+               fold: str = "train", showdowns: float | None = None,
+               ruleset: str | None = None) -> Scene:
     """One scene; ``faces`` and ``fold`` say where its tile faces come from (module doc).
 
     ``showdowns`` is the chance that a table is at a showdown (every hand laid face up); by
     default the game's own (rare, as in play), for validation sets that score winners' hands.
+    ``ruleset`` makes a showdown winner's hand a win under those rules (named in the manifest).
     """
     if kind not in KINDS:
         raise ValueError(f"unknown scene kind {kind!r}; choose one of {', '.join(KINDS)}")
@@ -294,7 +296,8 @@ def make_scene(kind: str, seed: int, index: int, size: tuple[int, int] | None = 
     if kind == "table":
         showdown = None if showdowns is None else bool(np.random.default_rng(
             [seed, index, KINDS.index(kind), 29]).random() < showdowns)
-        return _table(seed, index, size, rng, prng, look, tsize, flat, photos, showdown)
+        return _table(seed, index, size, rng, prng, look, tsize, flat, photos, showdown,
+                      ruleset)
     builder = {"hand": _hand, "dice": _dice}[kind]
     return builder(seed, index, size, rng, prng, look, tsize, flat, photos)
 
@@ -373,8 +376,9 @@ def _finish_scene(kind: str, seed: int, index: int, bodies: list[Body], camera: 
 
 def _table(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator,
            prng: random.Random, look: textures.TileLook, tsize: TileSize, flat: bool,
-           photos: PhotoFaces | None, showdown: bool | None = None) -> Scene:
-    game = sample_game(prng, showdown=showdown)
+           photos: PhotoFaces | None, showdown: bool | None = None,
+           ruleset: str | None = None) -> Scene:
+    game = sample_game(prng, showdown=showdown, ruleset=ruleset)
     bodies = table_layout(game, tsize, rng)
     centre = np.array([rng.normal(0, 30), rng.normal(0, 30), 0.0])
     bodies += dice_pair(game.dice, centre, rng)

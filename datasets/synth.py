@@ -42,6 +42,7 @@ class SynthJob:
     styles: tuple[str, ...] | None
     faces: str = "art"  # art | real | mix: a scene's photos come from its own split's fold
     showdowns: float | None = None  # chance of a showdown table; None: the game's own
+    ruleset: str | None = None  # a showdown winner's hand is a win under these rules
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def _render_one(job: SynthJob, index: int, split: str) -> tuple[int, int]:
     size = job.size or DEFAULT_SIZES[kind]
     scene = make_scene(kind, job.seed, index, size, flat=job.flat,
                        styles=list(job.styles) if job.styles else None, faces=job.faces,
-                       fold=split, showdowns=job.showdowns)
+                       fold=split, showdowns=job.showdowns, ruleset=job.ruleset)
     name = scene_name(kind, job.seed, index)
     suffix = ".png" if job.flat else ".jpg"
     img_path = job.out / "images" / split / (name + suffix)
@@ -150,13 +151,14 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
                workers: int = 1, val_fraction: float = 0.2, overwrite: bool = False,
                flat: bool = False, styles: list[str] | None = None,
                progress: bool = True, faces: str = "art",
-               showdowns: float | None = None) -> SynthSummary:
+               showdowns: float | None = None, ruleset: str | None = None) -> SynthSummary:
     """Render ``scenes`` scenes into ``out`` (see the module docstring).
 
     ``faces="real"`` dresses every scene with photo faces from the fold of its own split
     (scenes in ``val`` only held-back photos), ``"mix"`` half of them; ``val_fraction=1``
     makes every scene a validation scene. ``showdowns`` sets the chance that a table scene is
-    at a showdown (default: the game's own, about 12%).
+    at a showdown (default: the game's own, about 12%); ``ruleset`` makes each showdown
+    winner's hand a win under those rules (default: any complete hand).
     """
     if kind not in (*KINDS, "mix"):
         raise ValueError(f"unknown scene kind {kind!r}; choose one of {', '.join(KINDS)}, mix")
@@ -169,6 +171,10 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
         raise ValueError(f"unknown face source {faces!r}; choose one of {', '.join(FACE_SOURCES)}")
     if showdowns is not None and not 0.0 <= showdowns <= 1.0:
         raise ValueError(f"showdowns must be a chance in [0, 1], got {showdowns}")
+    if ruleset is not None:
+        from scoring.rulesets.registry import get_ruleset
+
+        get_ruleset(ruleset)  # an unknown name is one line before any scene is drawn
     if styles:
         for style in styles:  # loads (and caches) the art before workers fork
             art.check_style(style)
@@ -189,7 +195,7 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
         for split in sorted(set(fold.values())):
             photo_faces.face_bank(split)  # built (and cached on disk) before workers start
     job = SynthJob(out, seed, kind, size, class_set, flat, tuple(styles) if styles else None,
-                   faces, showdowns)
+                   faces, showdowns, ruleset)
     tasks = [(job, i, fold[str(i)]) for i in range(scenes)]
     bar = Progress(scenes, f"synth {kind}", enabled=progress)
     boxes = 0

@@ -6,7 +6,6 @@ record that fails. Ruleset-specific prohibitions are checked by the ruleset's ow
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -184,6 +183,17 @@ class HandRecord:
     wins: tuple[Win, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
     context: Context = field(default_factory=Context)
+    #: (the ``options`` mapping, the ruleset's ``RuleOptions`` for it) as resolved when the
+    #: record was parsed; see :attr:`resolved`
+    resolved_for: tuple[Mapping[str, Any], Any] | None = field(default=None, compare=False,
+                                                               repr=False)
+
+    @property
+    def resolved(self) -> Any:
+        """The house rules as resolved when the record was parsed, or ``None`` (a record built
+        in code, or copied with other ``options``: the ruleset resolves those itself)."""
+        pair = self.resolved_for
+        return pair[1] if pair is not None and pair[0] is self.options else None
 
     @property
     def winners(self) -> list[int]:
@@ -238,19 +248,19 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> HandRecord:
 
 def parse_record(data: Any) -> HandRecord:
     """Validate every field of a decoded hand record; see :func:`validate_counts` for counts."""
-    if not isinstance(data, Mapping):
+    if not _is_mapping(data):
         raise RecordError("a hand record is a JSON object")
     _no_unknown(data, _TOP_KEYS, "")
-    from scoring.rulesets.registry import check_options, known_rulesets
+    from scoring.rulesets.registry import check_fields, known_rulesets, typed_options
 
     ruleset = data.get("ruleset")
     if ruleset not in known_rulesets():
         raise RecordError(f"unknown ruleset {ruleset!r}; known: {', '.join(known_rulesets())}",
                           "ruleset")
     options = data.get("options", {})
-    if not isinstance(options, Mapping):
+    if not _is_mapping(options):
         raise RecordError("must be an object", "options")
-    check_options(ruleset, options)
+    resolved = typed_options(ruleset, options)
     dealer = _seat_number(data.get("dealer"), "dealer")
     seats_raw = data.get("seats")
     if not isinstance(seats_raw, list) or len(seats_raw) != 4:
@@ -264,11 +274,20 @@ def parse_record(data: Any) -> HandRecord:
         raise RecordError("must be a list", "wins")
     wins = tuple(_parse_win(w, i) for i, w in enumerate(wins_raw))
     context = _parse_context(data.get("context", {}))
+    own = dict(options)
     record = HandRecord(ruleset=ruleset, dealer=dealer, seats=seats,  # type: ignore[arg-type]
-                        outcome=outcome, wins=wins, options=dict(options), context=context)
+                        outcome=outcome, wins=wins, options=own, context=context,
+                        resolved_for=(own, resolved))
     _check_wins(record)
     validate_counts(record)
+    check_fields(record)
     return record
+
+
+def _is_mapping(value: Any) -> bool:
+    """A JSON object: a ``dict`` (what JSON decodes to, checked first: it is the fast case) or
+    any other mapping."""
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def _no_unknown(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
@@ -316,7 +335,7 @@ def _one_tile(value: Any, where: str) -> Tile:
 
 def _parse_seat(raw: Any, k: int) -> Seat:
     where = f"seats[{k}]"
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise RecordError("must be an object", where)
     _no_unknown(raw, _SEAT_KEYS, where)
     concealed_text = raw.get("concealed", "")
@@ -360,7 +379,7 @@ def _parse_seat(raw: Any, k: int) -> Seat:
 
 
 def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise RecordError("must be an object", where)
     _no_unknown(raw, _MELD_KEYS, where)
     mtype = raw.get("type")
@@ -400,7 +419,7 @@ def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
 
 def _parse_win(raw: Any, i: int) -> Win:
     where = f"wins[{i}]"
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise RecordError("must be an object", where)
     _no_unknown(raw, _WIN_KEYS, where)
     seat = _seat_number(raw.get("seat"), f"{where}.seat")
@@ -448,7 +467,7 @@ def _parse_win(raw: Any, i: int) -> Win:
 
 
 def _parse_context(raw: Any) -> Context:
-    if not isinstance(raw, Mapping):
+    if not _is_mapping(raw):
         raise RecordError("must be an object", "context")
     _no_unknown(raw, _CONTEXT_KEYS, "context")
     dice = raw.get("dice")
@@ -557,19 +576,23 @@ def _check_win_source(record: HandRecord, win: Win, where: str) -> None:
 
 def validate_counts(record: HandRecord) -> None:
     """No more than 4 copies of a tile, and each flower once, among everything shown."""
-    counts: Counter[Tile] = Counter()
+    counts = [0] * len(TILE_NAMES)
     for seat in record.seats:
-        counts.update(seat.all_tiles())
-        counts.update(seat.flowers)
-    for key in ("indicator", "bao_tile"):
-        tile = getattr(record.context, key)
+        for t in seat.concealed:
+            counts[t] += 1
+        for m in seat.melds:
+            for t in m.tiles:
+                counts[t] += 1
+        for t in seat.flowers:
+            counts[t] += 1
+    for tile in (record.context.indicator, record.context.bao_tile):
         if tile is not None:
             counts[tile] += 1
     discard_wins = [w for w in record.wins if w.by != "self_draw"]
     if len(discard_wins) > 1:
         # the one discarded tile sits in every winner's hand: count it once
         counts[discard_wins[0].tile] -= len(discard_wins) - 1
-    for tile, n in sorted(counts.items()):
+    for tile, n in enumerate(counts):
         limit = 1 if is_flower(tile) else 4
         if n > limit:
             raise RecordError(f"{n} copies of {TILE_NAMES[tile]} shown; the set has {limit}",

@@ -20,8 +20,7 @@ def score(record: HandRecord | str | bytes | Mapping[str, Any]) -> Settlement:
     if not isinstance(record, HandRecord):
         record = load_record(record)
     ruleset = get_ruleset(record.ruleset)
-    ruleset.validate(record)
-    settlement = ruleset.score(record)
+    settlement = ruleset.score(record)  # validates once, as the ruleset's own checks say
     if abs(sum(settlement.payments)) > 1e-9:
         raise AssertionError(f"{record.ruleset} produced a settlement that is not zero-sum: "
                              f"{settlement.payments}")

@@ -7,7 +7,7 @@ Using the class id as the kind keeps vision, scoring and the datasets on one num
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from scoring.errors import TileError
 
@@ -175,20 +175,6 @@ def format_tiles(tiles: Iterable[Tile], sort: bool = False) -> str:
     if run:
         parts.append("".join(run) + SUIT_LETTERS[run_suit])
     return "".join(parts)
-
-
-def to_counts(tiles: Iterable[Tile], size: int = NUM_KINDS) -> list[int]:
-    """Count vector over ``size`` kinds (34 by default; flowers are rejected there)."""
-    counts = [0] * size
-    for t in tiles:
-        if not 0 <= t < size:
-            raise TileError(f"tile {t} is outside the {size} kinds counted here")
-        counts[t] += 1
-    return counts
-
-
-def from_counts(counts: Sequence[int]) -> list[Tile]:
-    return [t for t, c in enumerate(counts) for _ in range(c)]
 
 
 def next_in_cycle(t: Tile) -> Tile:

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The README's and docs' dashboard screenshots, from the real thing: `mjtable run` with the
 # shipped models on the bundled video, a simulated table and a fresh match log, offscreen, in
-# English and Chinese. Each grab is taken after SECONDS (default 16: the video has played
-# through its showdown once). What the pictures show is what a new user sees.
+# English and Chinese. Each grab is taken after SECONDS (default 26: the 52 s video is in the
+# first hand's last turns, melds and discards on the table). What the pictures show is what a
+# new user sees.
 # Usage: scripts/screenshots.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-16}"
+seconds="${1:-26}"
 mj=".venv/bin/mjtable"
 [ -x "$mj" ] || { echo "run scripts/setup.sh first" >&2; exit 1; }
 work="$(mktemp -d)"

@@ -17,7 +17,7 @@ import numpy as np
 from scoring.tiles import DIE_CLASS, NUM_TILES
 from vision.labels import BACK_CLASS, label_of
 
-ROLES = ("hand", "meld", "flower", "discard", "wall", "dice", "indicator", "")
+ROLES = ("hand", "meld", "flower", "discard", "wall", "dice", "indicator", "outside", "")
 NO_SEAT = -1
 
 

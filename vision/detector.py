@@ -244,6 +244,9 @@ class Detector:
             (``mjtable detect``, ``read`` and ``eval``; a video keeps its stable choice).
         grey: turn each frame grey with its contrast stretched and pad it with black, the
             input the reference ``mahjong-detector`` was trained on.
+        turns: classify each tile crop in its 4 quarter turns and average (or once, 1):
+            a table shows every seat's tiles its own way up. Default 4 for ``stills`` (a
+            photo is read once), 1 for a stream (speed).
     """
 
     def __init__(self, detector: str | os.PathLike[str],
@@ -252,7 +255,8 @@ class Detector:
                  iou: float = 0.5, topk: int = 5, threads: int | None = None,
                  max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True,
                  imgsz: int | str | None = None, stills: bool = False,
-                 grey: bool = False, backend: str | None = None) -> None:
+                 grey: bool = False, turns: int | None = None,
+                 backend: str | None = None) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
         self.det = OnnxModel(detector, threads, backend)
@@ -269,6 +273,9 @@ class Detector:
         self.sizes = self.candidates  # sizes still in the running (a stream narrows them)
         self.size_used = self.det.imgsz[0]  # the input size of the last call
         self.stills, self.grey = stills, grey
+        self.turns = (4 if stills else 1) if turns is None else turns
+        if self.turns not in (1, 4):
+            raise ValueError(f"turns must be 1 or 4 (every quarter turn), got {self.turns}")
         if self.det.meta.get("task", "detect") != "detect":
             raise ValueError(f"{self.det.path}: task is {self.det.meta['task']!r}, "
                              "expected a detect model")
@@ -416,7 +423,7 @@ class Detector:
 
     def classify(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """Name every coarse tile (and die) from its full-resolution crop, in batches."""
-        from vision.training.crops import CROP_PAD, crop_box
+        from vision.training.crops import CROP_PAD, crop_box, symmetric_probs
 
         assert self.cls is not None
         coarse = dets.data.get("coarse", np.zeros(len(dets), bool))
@@ -441,7 +448,8 @@ class Detector:
                     probs[row] = old_probs[j]
                     fresh[row] = False
         if fresh.any():
-            probs[fresh] = self.classify_crops([crops[i] for i in np.flatnonzero(fresh)])
+            probs[fresh] = symmetric_probs([crops[i] for i in np.flatnonzero(fresh)],
+                                           self.classify_crops, self.turns)
             self.crops_classified += int(fresh.sum())
         self._cache = (boxes, thumbs, probs)
         cmap = np.array(self.cls.classes.class_id, np.int16)

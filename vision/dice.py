@@ -8,15 +8,16 @@ black or red pips and for dark dice with white pips.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
 
-from scoring.errors import ScoringError
 from scoring.rulesets.base import WallBreak
+from scoring.rulesets.registry import read_wall_break as wall_break
+
+__all__ = ["DiceReading", "read_dice", "wall_break"]  # wall_break: the registry's one wrapper
 from vision.detections import TileDetections
 
 PIP_SIZE = 96  # dice crops are normalized to this many pixels across
@@ -126,15 +127,3 @@ def read_dice(dets: TileDetections, count: int = 2) -> DiceReading | None:
                                    for x1, y1, x2, y2 in dice.xyxy[best]))
 
 
-def wall_break(ruleset: str, dealer: int, rolls: Sequence[tuple[int, ...]],
-               options: Mapping[str, Any] | None = None) -> tuple[WallBreak | None, str]:
-    """Where ``ruleset`` breaks the wall after these rolls (oldest first), or why it cannot say
-    yet (a ruleset that rolls twice, one not implemented)."""
-    from scoring.rulesets.registry import get_ruleset
-
-    try:
-        rs = get_ruleset(ruleset)
-        pairs = [(r[0], r[1]) for r in rolls if len(r) == 2]
-        return rs.wall_break(dealer, pairs, rs.resolve_options(options or {})), ""
-    except (NotImplementedError, ScoringError, ValueError) as exc:
-        return None, f"no wall break yet: {exc}"

@@ -321,12 +321,13 @@ def load_scenes(folder: Path, limit: int | None = None) -> list[Scene]:
     return out
 
 
-def evaluate_tables(detector: Detector, scenes: list[Scene], ruleset: str = "shandong"
+def evaluate_tables(detector: Detector, scenes: list[Scene], ruleset: str | None = None
                     ) -> tuple[TableScore, float]:
     """Read every scene as ``mjtable read`` does (detect, find the table, seat the tiles,
     repair, build the record), score it against its manifest; also seconds per scene.
-    ``ruleset`` judges a winner's hand unless the manifest names its own (``ruleset``, or
-    ``game.ruleset`` as a saved example has it)."""
+    ``ruleset`` (default: the registry's first) judges a winner's hand unless the manifest
+    names its own (``ruleset``, or ``game.ruleset`` as a saved example has it)."""
+    from scoring.rulesets.registry import default_ruleset
     from vision.manifest import bottom_seat
     from vision.reading import read_image
 
@@ -336,7 +337,7 @@ def evaluate_tables(detector: Detector, scenes: list[Scene], ruleset: str = "sha
         m = scene.manifest
         image = load_image(scene.image)
         t0 = time.perf_counter()
-        rules = m.get("ruleset") or m["game"].get("ruleset") or ruleset
+        rules = m.get("ruleset") or m["game"].get("ruleset") or ruleset or default_ruleset()
         reading = read_image(image, detector, ruleset=rules,
                              corners=m.get("corners"),
                              bottom_seat=int(m.get("bottom_seat", bottom_seat(m))),

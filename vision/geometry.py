@@ -39,6 +39,7 @@ class TableCalibration:
     corners: tuple[tuple[float, float], ...] = ()  # image pixels, as given or found
     guessed: bool = False  # no corners: the picture's centre stands in for the table's
     bottom_seat: int = 0
+    frame: tuple[int, int] = (0, 0)  # the picture's width and height, when guessed from it
 
     def to_json(self) -> dict[str, object]:
         """What a rig saves once calibrated (corners clicked in the dashboard)."""
@@ -82,7 +83,7 @@ class TableCalibration:
         cx, cy, r = width / 2, height / 2, max(width, height) / 2
         calib = cls.from_corners([[cx - r, cy + r], [cx + r, cy + r], [cx + r, cy - r],
                                   [cx - r, cy - r]], bottom_seat)
-        return cls(homography=calib.homography, guessed=True)
+        return cls(homography=calib.homography, guessed=True, frame=(width, height))
 
     @classmethod
     def from_tiles(cls, dets: TileDetections, width: int, height: int,
@@ -115,6 +116,12 @@ class TableCalibration:
         norm = np.array([[1 / r, 0, -width / 2 / r], [0, 1 / r, -height / 2 / r], [0, 0, 1]])
         h = persp @ norm
         pts = cv2.perspectiveTransform(c.reshape(-1, 1, 2), h).reshape(-1, 2)
+        turn = _row_angle(pts)  # a table turned under the camera: square its rows first
+        ct, st = np.cos(-turn), np.sin(-turn)
+        unturn = np.array([[ct, -st, 0], [st, ct, 0], [0, 0, 1]])
+        h = unturn @ h
+        pts = pts @ unturn[:2, :2].T
+        pts = pts[on_table(pts, at_edge(box, (width, height)))]  # not a neighbour's tiles
         lo, hi = np.percentile(pts, [2, 98], axis=0)
         span = np.maximum(hi - lo, 1e-6)
         centre = (lo + hi) / 2
@@ -125,7 +132,7 @@ class TableCalibration:
         ang = bottom_seat * np.pi / 2
         rot = np.array([[np.cos(ang), -np.sin(ang), 0], [np.sin(ang), np.cos(ang), 0],
                         [0, 0, 1]])
-        return cls(homography=rot @ fit @ h, guessed=True)
+        return cls(homography=rot @ fit @ h, guessed=True, frame=(width, height))
 
     def to_table(self, points: np.ndarray) -> np.ndarray:
         """(N, 2) image pixels to (N, 2) table coordinates."""
@@ -138,6 +145,63 @@ class TableCalibration:
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
 
+
+def at_edge(xyxy: np.ndarray, frame: tuple[int, int], margin: float = 3.0) -> np.ndarray:
+    """(N,) which boxes touch the picture's edge (``frame``: width, height)."""
+    w, h = frame
+    return ((xyxy[:, 0] <= margin) | (xyxy[:, 1] <= margin) | (xyxy[:, 2] >= w - margin)
+            | (xyxy[:, 3] >= h - margin))
+
+
+def on_table(pts: np.ndarray, edge: np.ndarray, link: float = 3.0, few: int = 12,
+             beyond: float = 1.0) -> np.ndarray:
+    """Which of the tiles at ``pts`` (N, 2) (table plane, or roughly so) lie on this table: a
+    small group (fewer than ``few``) standing apart (no tile within ``link`` tile spacings),
+    cut by the picture's edge (``edge``, (N,) bool) and lying wholly ``beyond`` the radius
+    that holds 80% of all tiles is the next table's, or the floor's. A seat's own few tiles
+    (its flowers, a short row) do not touch the picture's edge, or have one nearer the centre."""
+    n = len(pts)
+    keep = np.ones(n, bool)
+    if n < few:
+        return keep
+    diff = pts[:, None, :] - pts[None, :, :]
+    dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
+    np.fill_diagonal(dist, np.inf)
+    # spacing: the second-nearest tile, since a two-high wall stack shows two boxes at one place
+    near = dist <= link * float(np.median(np.partition(dist, 1, axis=1)[:, 1]))
+    radius = np.hypot(*(pts - np.median(pts, axis=0)).T)
+    far = beyond * float(np.percentile(radius, 80))
+    group = np.full(n, -1)
+    for start in range(n):
+        if group[start] >= 0:
+            continue
+        group[start], todo = start, [start]
+        while todo:
+            i = todo.pop()
+            for j in np.flatnonzero(near[i] & (group < 0)):
+                group[j] = start
+                todo.append(int(j))
+        members = group == start
+        if members.sum() < few and edge[members].any() and radius[members].min() > far:
+            keep[members] = False
+    return keep
+
+def _row_angle(pts: np.ndarray) -> float:
+    """How far the table is turned from the picture's axes (radians, within +-45 degrees),
+    from the rows its tiles lie in: each tile's nearest neighbour lies along its row (or
+    across it, a quarter turn away), so the step to it, its angle taken four times over,
+    averages to the rows' direction whichever sides of the table are in view."""
+    if len(pts) < 8:
+        return 0.0
+    diff = pts[:, None, :] - pts[None, :, :]
+    dist = np.einsum("ijk,ijk->ij", diff, diff)
+    np.fill_diagonal(dist, np.inf)
+    step = diff[np.arange(len(pts)), np.argmin(dist, axis=1)]
+    ang = 4 * np.arctan2(step[:, 1], step[:, 0])
+    s, c = float(np.sin(ang).sum()), float(np.cos(ang).sum())
+    if np.hypot(s, c) < 0.3 * len(pts):  # no agreement: no rows to go by
+        return 0.0
+    return float(np.arctan2(s, c) / 4)
 
 def find_table_corners(image: np.ndarray, min_area: float = 0.2) -> np.ndarray | None:
     """The table top as the largest convex four-sided region covering at least ``min_area`` of
@@ -318,8 +382,13 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     face_up = dets.is_tile
     tiles = face_up | backs
     centre = np.zeros(2)
+    away = np.zeros(n, bool)
     if calib.guessed and tiles.sum() >= 20:  # hands and walls frame the centre all round
-        lo, hi = np.percentile(pos[tiles], [2, 98], axis=0)
+        rows = np.flatnonzero(tiles)
+        edge = at_edge(dets.xyxy[rows], calib.frame) if calib.frame[0] else np.zeros(
+            len(rows), bool)
+        away[rows[~on_table(pos[rows], edge)]] = True
+        lo, hi = np.percentile(pos[tiles & ~away], [2, 98], axis=0)
         centre = (lo + hi) / 2
     rel = pos - centre
     towards = np.stack([seat_axes(k)[1] for k in range(4)])  # (4, 2)
@@ -338,9 +407,10 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     sideways = _sideways(calib, dets, pos, seat, w_of, layout.tile_aspect) & face_up
     along = np.where(sideways, layout.tile_aspect, 1.0)  # in tile widths
     role = np.full(n, "", dtype="<U9")
+    role[away] = "outside"
     role[dets.is_die] = "dice"
     flower = np.array([0 <= c < 42 and is_flower(int(c)) for c in dets.class_id], bool)
-    role[face_up & flower] = "flower"
+    role[face_up & flower & ~away] = "flower"
     group = np.full(n, -1, np.int16)
     readings = [SeatReading(seat=k) for k in range(4)]
     rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]
@@ -392,7 +462,8 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             readings[k].discards = [int(dets.class_id[i]) for i in readings[k].discard_rows]
     ind = np.flatnonzero(role == "indicator")
     indicator = int(dets.class_id[ind[np.argmax(dets.confidence[ind])]]) if len(ind) else None
-    seat_out = np.where(np.isin(role, ["dice", "wall", "indicator"]), -1, seat).astype(np.int8)
+    seat_out = np.where(np.isin(role, ["dice", "wall", "indicator", "outside"]), -1,
+                        seat).astype(np.int8)
     # a meld read from its tiles' runner-up classes (a 5p among 4p 6p): write the kinds back
     corrected: dict[int, Tile] = {}
     class_id = dets.class_id.copy()

@@ -44,12 +44,21 @@ def manifest_detections(manifest: dict[str, Any], min_visible: float = 0.5) -> T
 
 def bottom_seat(manifest: dict[str, Any]) -> int:
     """The seat at the bottom edge of the picture (the camera's orientation, which a user
-    states once): the seat whose objects lie lowest, all roles together."""
-    ys: dict[int, list[float]] = {}
+    states once): the seat whose objects lie most nearly straight below the table's centre, all
+    roles together (on a table turned some 30 degrees the lowest objects may be a neighbour's)."""
+    at: dict[int, list[list[float]]] = {}
     for obj in manifest["objects"]:
         if obj.get("seat") is not None:
-            ys.setdefault(int(obj["seat"]), []).append((obj["xyxy"][1] + obj["xyxy"][3]) / 2)
-    return max(ys, key=lambda k: float(np.median(ys[k])))
+            x0, y0, x1, y1 = obj["xyxy"]
+            at.setdefault(int(obj["seat"]), []).append([(x0 + x1) / 2, (y0 + y1) / 2])
+    mid = {k: np.mean(v, axis=0) for k, v in at.items()}
+    centre = np.mean(list(mid.values()), axis=0)
+
+    def downward(k: int) -> float:
+        v = mid[k] - centre
+        return float(v[1] / max(np.hypot(*v), 1e-9))
+
+    return max(mid, key=downward)
 
 
 @dataclass

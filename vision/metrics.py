@@ -10,7 +10,7 @@ recall points; mAP@0.5:0.95 averages ten IoU thresholds 0.50..0.95.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -214,9 +214,3 @@ def confusion_pairs(pred: Detections, gt: Detections, iou: float = 0.5) -> Count
             out[(gt.names[g], pred.names[p])] += 1
     out.update(("background", pred.names[p]) for p in np.flatnonzero(~used))
     return out
-
-
-def names_subset(names: Sequence[str], allowed: Iterable[str]) -> list[str]:
-    """The names of ``names`` that are in ``allowed``, in order."""
-    allow = set(allowed)
-    return [n for n in names if n in allow]

@@ -19,6 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from scoring.rulesets.registry import default_ruleset, rules_for
 from scoring.tiles import TILE_NAMES
 from vision.capture import (
     Capture,
@@ -29,7 +30,9 @@ from vision.capture import (
     check_image,
     open_capture,
 )
+from vision.change import LOCAL_CHANGE, local_change
 from vision.changes import ChangeTracker
+from vision.dealer import dealer_after
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import TableCalibration, TableLayout, TableReading, read_table
@@ -63,6 +66,7 @@ class FrameResult:
     repair: Repair
     hands: list[SeatState | None]
     dice: DiceReading | None  # the stable dice reading, once there is one
+    hand_dice: DiceReading | None = None  # the hand's first roll: a hand record's dice
     events: list[VisionEvent] = field(default_factory=list)
     statuses: list[CaptureStatus] = field(default_factory=list)
     reused: bool = False  # the detector was skipped: the picture had not changed
@@ -86,9 +90,10 @@ class Pipeline:
         motion: mean grey-level change (0..255) below which a frame counts as unchanged.
         settle: while the picture keeps changing from frame to frame (hands over the table),
             wait for it to settle before running the models again (at most SETTLE_WAIT s).
-        changes: analyse only where the picture changed (:mod:`vision.changes`), not the
-            whole frame whenever its mean changed by ``motion``; a negative ``motion``
-            analyses every frame whole either way.
+        changes: analyse only where the picture changed (:mod:`vision.changes`: a change
+            mask decides whether and where the models run, the other boxes are kept), not
+            the whole frame whenever a block's mean changed; a negative ``motion`` analyses
+            every frame whole either way.
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
@@ -131,6 +136,7 @@ class Pipeline:
         self.won: set[int] = set()
         self.rolls: list[tuple[int, ...]] = []
         self._wall_seen = 0
+        self._next_dealer: int | None = None  # after a win: who deals when a new wall stands
 
     # -- the loop
 
@@ -212,8 +218,12 @@ class Pipeline:
         elif self._moving_since is None:
             self._moving_since = frame.timestamp
         change = self.changes.compare(image) if self.changes is not None else None
+        # unchanged: nowhere in the picture did a tile's worth change (one discard is far
+        # below the whole picture's mean change); with the change mask: no region changed
+        # (it also sees a die put down, which a block's mean change misses)
         unchanged = (self._last_thumb is not None
                      and float(np.abs(thumb - self._last_thumb).mean()) < self.motion
+                     and local_change(thumb, self._last_thumb) < LOCAL_CHANGE
                      if change is None else self._last_dets is not None and change.none)
         # while hands move over the table nothing can be read reliably: keep the last
         # detections until the picture settles (or has moved for SETTLE_WAIT seconds)
@@ -248,7 +258,8 @@ class Pipeline:
         events = [] if reused and not unchanged else self._stabilize(frame, table, fixed)
         timings["read"] = time.perf_counter() - t1
         return FrameResult(frame=frame, detections=table.detections, table=table, repair=fixed,
-                           hands=list(self.hands), dice=self.dice, events=events,
+                           hands=list(self.hands), dice=self.dice,
+                           hand_dice=self.hand_dice(), events=events,
                            reused=reused, timings=timings)
 
     # -- stability and events
@@ -277,7 +288,12 @@ class Pipeline:
                 events += events_between(self.hands[state.seat], got, frame.index,
                                          frame.timestamp)
                 self.hands[state.seat] = got
-                events += self._win_check(got, frame)
+                won = self._win_check(got, frame)
+                if won:
+                    self._next_dealer = dealer_after(table, self.ruleset, self.dealer,
+                                                     state.seat, self.hand_dice(),
+                                                     self.options)
+                events += won
         events += self._dice(frame, table)
         changes = [str(c) for c in fixed.changes] if legal else []
         if changes and changes != self._last_changes:  # once per repair, not every frame
@@ -287,10 +303,14 @@ class Pipeline:
         return events
 
     def new_hand(self) -> None:
-        """Forget the dice rolls and wins of the last hand (a fresh wall also does this)."""
+        """Forget the dice rolls, seats and wins of the last hand (a fresh wall also does
+        this); after a win the ruleset's next dealer deals."""
         self.rolls.clear()
         self.won.clear()
         self.dice = None
+        self.hands = [None] * 4
+        if self._next_dealer is not None:
+            self.dealer, self._next_dealer = self._next_dealer, None
 
     def _dice(self, frame: Frame, table: TableReading) -> list[VisionEvent]:
         """A roll is reported once its faces hold N frames; dice taken away in between let
@@ -317,15 +337,17 @@ class Pipeline:
                                       frame.index, frame.timestamp))
         return events
 
+    def hand_dice(self) -> DiceReading | None:
+        """The dice a hand record takes: the hand's first roll (as the match log does; a
+        ruleset that rolls twice breaks the wall with both)."""
+        if self.dice is None or not self.rolls:
+            return self.dice
+        return replace(self.dice, faces=tuple(self.rolls[0]))
+
     def _roller(self) -> int:
-        """Who throws the next roll: the dealer first; after that, the seat the ruleset's wall
-        break names for the second roll (Liaoyang's, counted from the dealer's throw)."""
-        if not self.rolls or not self.ruleset:
-            return self.dealer
-        wb, _ = wall_break(self.ruleset, self.dealer, [self.rolls[-1], (1, 1)], self.options)
-        if wb is not None and len(wb.rollers) > 1:
-            return int(wb.rollers[1])
-        return self.dealer
+        """Who throws the next roll, as the ruleset says: the dealer first; after that, the
+        seat counted from the last throw (Liaoyang's second roller), or the dealer again."""
+        return rules_for(self.ruleset).next_roller(self.dealer, self.rolls[-1:], self.options)
 
     def _win_check(self, state: SeatState, frame: Frame) -> list[VisionEvent]:
         if state.hidden or state.tile_count != 14 or state.seat in self.won:
@@ -348,9 +370,9 @@ class Pipeline:
         the winner defaults to the seat that showed a winning hand."""
         if winner is None and len(self.won) == 1:
             winner = next(iter(self.won))
-        return build_record(result.table, ruleset=self.ruleset or "shanghai",
+        return build_record(result.table, ruleset=self.ruleset or default_ruleset(),
                             dealer=self.dealer, winner=winner, by=by, from_seat=from_seat,
-                            dice=self.dice, options=self.options)
+                            dice=result.hand_dice, options=self.options)
 
     def waits(self, result: FrameResult) -> dict[int, list[tuple[int, int]]]:
         """听 per seat for a frame's table (seats showing 13 tiles face up)."""

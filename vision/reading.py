@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from scoring.record import Meld
+from scoring.rulesets.registry import rules_for
 from scoring.tiles import TILE_NAMES, Tile, format_tiles
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
@@ -91,12 +92,6 @@ def scoring_melds(melds: Sequence[MeldReading], seat: int) -> tuple[Meld, ...]:
         tiles = tuple(sorted(m.tiles))
         out.append(Meld(type=m.type, tiles=tiles, from_seat=src, text=format_tiles(tiles)))
     return tuple(out)
-
-
-def candidate_winner(reading: TableReading) -> int | None:
-    """The one seat that lays down 14 tiles face up, if exactly one does."""
-    seats = showing_fourteen(reading)
-    return seats[0] if len(seats) == 1 else None
 
 
 @dataclass
@@ -183,7 +178,7 @@ def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
     context: dict[str, Any] = {}
     if dice is not None and len(dice.faces) == 2:
         context["dice"] = list(dice.faces)
-    if reading.indicator is not None and ruleset == "liaoyang":
+    if reading.indicator is not None and rules_for(ruleset).turns_indicator:
         context["indicator"] = TILE_NAMES[reading.indicator]
     record["context"] = context
     return record, notes
@@ -192,7 +187,6 @@ def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
 def table_waits(reading: TableReading, ruleset: str | None = None,
                 options: Mapping[str, Any] | None = None) -> dict[int, list[tuple[Tile, int]]]:
     """听 of every seat that shows 13 tiles face up, with the copies still unseen."""
-    from scoring.errors import ScoringError
     from scoring.waiting import seat_waits
 
     visible: list[Tile] = []
@@ -208,14 +202,9 @@ def table_waits(reading: TableReading, ruleset: str | None = None,
             continue
         others = [t for o in reading.seats if o.seat != s.seat
                   for t in (*o.hand, *(x for m in o.melds for x in m.tiles))]
-        try:
-            out[s.seat] = seat_waits(s.hand, scoring_melds(s.melds, s.seat), ruleset=ruleset,
-                                     options=options,
-                                     context=context if ruleset == "liaoyang" or not ruleset
-                                     else {}, visible=visible + others)
-        except (ScoringError, NotImplementedError):
-            out[s.seat] = seat_waits(s.hand, scoring_melds(s.melds, s.seat),
-                                     visible=visible + others)
+        out[s.seat] = seat_waits(s.hand, scoring_melds(s.melds, s.seat), ruleset=ruleset,
+                                 options=options, context=context, visible=visible + others,
+                                 lenient=True)
     return out
 
 
@@ -279,6 +268,25 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     return repair(table, {}, time_budget=time_budget), []
 
 
+def _read_winner(table: TableReading, ruleset: str, options: Mapping[str, Any] | None,
+                 notes: list[str]) -> tuple[TableReading, Repair, int | None]:
+    """The winner among the seats laying down 14 tiles: the first whose hand a probable
+    reading finishes (a misread discard or flower can make a second seat look like 14)."""
+    import copy
+
+    seats = showing_fourteen(table)
+    for seat in seats:
+        trial = copy.deepcopy(table) if len(seats) > 1 else table
+        fixed, finished = legal_reading(trial, ruleset, [seat], options)
+        if finished:
+            return trial, fixed, seat
+    if seats:  # 14 tiles that no probable reading finishes: a player mid-turn, no win
+        notes.append(f"seat {' or '.join(map(str, seats))} holds 14 tiles but no probable "
+                     "reading is a finished hand; recorded as no win")
+    fixed, _ = legal_reading(table, ruleset, [], options)
+    return table, fixed, None
+
+
 def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: str,
                     dealer: int = 0, winner: int | None = None, by: str | None = None,
                     from_seat: int | None = None, winning_tile: Tile | None = None,
@@ -290,14 +298,9 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
              f"a set" for r, t in table.corrected.items()]
     auto = winner is None
     if auto:
-        winner = candidate_winner(table)
-    fixed, finished = legal_reading(table, ruleset, [] if winner is None else [winner], options,
-                                    keep_unfinished=not auto)
-    if auto and winner is not None and winner not in finished:
-        # 14 tiles that no probable reading makes a finished hand: a player mid-turn, no win
-        notes.append(f"seat {winner} holds 14 tiles but no probable reading is a finished "
-                     "hand; recorded as no win")
-        winner = None
+        table, fixed, winner = _read_winner(table, ruleset, options, notes)
+    else:
+        fixed, _ = legal_reading(table, ruleset, [winner], options, keep_unfinished=True)
     if not fixed.legal:
         notes.append("impossible reading left as seen: " + "; ".join(fixed.problems))
     for c in fixed.changes:

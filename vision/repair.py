@@ -17,8 +17,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from scoring.engine import is_complete
-from scoring.tiles import NUM_KINDS, NUM_TILES, TILE_NAMES, Tile, is_flower, suit_of
+from scoring.tiles import FLOWERS, NUM_KINDS, NUM_TILES, TILE_NAMES, Tile, is_flower, suit_of
 from vision.detections import TileDetections
 from vision.geometry import MeldReading, SeatReading, TableReading
 
@@ -139,21 +138,23 @@ def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]]
     """
     deadline = time.perf_counter() + time_budget
     must = must_complete or {}
-    slots = _slots(reading)
-    kinds = [s.kind for s in slots]
-    problems = problems_of(kinds, slots, reading, must)
+    first = _slots(reading)
+    problems = problems_of([s.kind for s in first], first, reading, must)
     if not problems:
         return Repair(legal=True)
-    shown = Counter(kinds)
-    for s in reading.seats:
-        for m in s.melds:
-            if m.type == "concealed_kong":
-                shown[m.tiles[0]] += 2
+    # too many copies of a kind, one kind at a time (each its own small question), then the
+    # search for the rest: a whole table read face up can hold more misreads than the search's
+    # few changes, while the winner's hand needs only its own few
+    slots = _fewer_copies(first, reading)
+    kinds = [s.kind for s in slots]
+    shown = _shown(kinds, reading)
     over = {t for t, n in shown.items() if n > (1 if is_flower(t) else 4)}
     relevant = [i for i, s in enumerate(slots)
                 if s.kind in over or (s.where[0] == "hand" and s.where[1] in must)]
     moves = sorted(((c, i, t) for i in relevant for t, c in slots[i].alternatives),
                    key=lambda m: m[0])
+    if not problems_of(kinds, slots, reading, must):
+        return _done(reading, first, kinds, problems)
     if not moves:
         return Repair(legal=False, problems=problems)
     heap: list[tuple[float, tuple[int, ...]]] = [(moves[0][0], (0,))]
@@ -176,13 +177,87 @@ def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]]
             trial[i] = t
         if problems_of(trial, slots, reading, must):
             continue
-        changes = [Change(slots[moves[j][1]].row, slots[moves[j][1]].kind, moves[j][2],
-                          moves[j][0]) for j in combo]
-        _apply(reading, slots, trial)
-        return Repair(legal=True, changes=changes, problems=problems)
+        return _done(reading, first, trial, problems)
     if heap:
         problems = [*problems, "search stopped before a legal reading was found"]
     return Repair(legal=False, problems=problems)
+
+
+def _shown(kinds: Sequence[Tile], reading: TableReading) -> Counter[Tile]:
+    """Copies of each kind on the table (a concealed kong shows 2 faces but holds 4)."""
+    shown = Counter(kinds)
+    for s in reading.seats:
+        for m in s.melds:
+            if m.type == "concealed_kong":
+                shown[m.tiles[0]] += 2
+    return shown
+
+
+UNSEEN_COST = 9.2  # a kind outside a tile's top-k: as if the classifier gave it 1e-4
+
+
+def _cost(slot: _Slot, kind: Tile) -> float:
+    return 0.0 if kind == slot.kind else dict(slot.alternatives).get(kind, UNSEEN_COST)
+
+
+def _choices(slot: _Slot, kind: Tile) -> list[Tile]:
+    """Kinds a tile now read as ``kind`` may be changed to: its top-k, and for a flower every
+    flower (a set has one of each, so a flower seen twice is another one, even one the
+    classifier did not rank: its hand can still be scored, the change shown)."""
+    out = [t for t, _ in slot.alternatives]
+    if is_flower(kind):
+        out += [t for t in FLOWERS if t not in out and t != slot.kind]
+    if slot.kind not in out:
+        out.append(slot.kind)
+    return [t for t in out if t != kind]
+
+
+def _fewer_copies(slots: list[_Slot], reading: TableReading) -> list[_Slot]:
+    """Slots with each kind shown too often brought down to its limit by the cheapest changes
+    to kinds that stay within theirs (tiles in melds keep their set), as new starting kinds."""
+    dets = reading.detections
+    kinds = [s.kind for s in slots]
+    for _ in range(len(slots)):
+        shown = _shown(kinds, reading)
+        limit = {t: 1 if is_flower(t) else 4 for t in shown}
+        over = [t for t, n in shown.items() if n > limit[t]]
+        if not over:
+            break
+        best: tuple[float, int, Tile] | None = None
+        for i, slot in enumerate(slots):
+            if kinds[i] not in over or slot.where[0] == "meld":
+                continue
+            for t in _choices(slot, kinds[i]):
+                if shown.get(t, 0) >= (1 if is_flower(t) else 4):
+                    continue
+                c = _cost(slot, t) - _cost(slot, kinds[i])
+                if best is None or c < best[0]:
+                    best = (c, i, t)
+        if best is None:
+            break
+        kinds[best[1]] = best[2]
+    out = []
+    for slot, k in zip(slots, kinds, strict=True):
+        if k == slot.kind:
+            out.append(slot)
+            continue
+        probs = dict(zip(dets.topk_ids[slot.row].tolist(), dets.topk_probs[slot.row].tolist(),
+                         strict=True))
+        p_now = max(probs.get(k, 1e-9), 1e-9)
+        alts = [(int(t), max(float(np.log(p_now) - np.log(max(p, 1e-9))), 0.0))
+                for t, p in probs.items()
+                if 0 <= t < NUM_TILES and t != k and p > 0 and is_flower(int(t)) == is_flower(k)]
+        out.append(_Slot(slot.row, k, slot.where, alts))
+    return out
+
+
+def _done(reading: TableReading, slots: Sequence[_Slot], kinds: Sequence[Tile],
+          problems: list[str]) -> Repair:
+    """The legal reading ``kinds`` written into ``reading``, its changes from the first."""
+    changes = [Change(s.row, s.kind, k, _cost(s, k)) for s, k in zip(slots, kinds, strict=True)
+               if k != s.kind]
+    _apply(reading, slots, kinds)
+    return Repair(legal=True, changes=changes, problems=problems)
 
 
 def _apply(reading: TableReading, slots: Sequence[_Slot], kinds: Sequence[Tile]) -> None:
@@ -219,17 +294,9 @@ def winning_test(ruleset: str | None, melds: tuple = (), options: dict | None = 
                  context: dict | None = None) -> Callable[[list[Tile]], bool]:
     """A test that a concealed part is a finished hand: the ruleset's own when it is
     implemented, the standard shape or seven pairs otherwise."""
-    if ruleset:
-        from scoring.errors import ScoringError
-        from scoring.rulesets.registry import get_ruleset
+    from scoring.waiting import rules_and_options
 
-        try:
-            rs = get_ruleset(ruleset)
-            opts = rs.resolve_options(options or {})
-            ctx = context or {}
-            return lambda hand: (len(hand) % 3 == 2 and all(t < NUM_KINDS for t in hand)
-                                 and rs.is_winning_hand(list(hand), melds, opts, ctx))
-        except ScoringError:
-            pass
+    rs, opts = rules_and_options(ruleset, options, lenient=True)
+    ctx = context or {}
     return lambda hand: (len(hand) % 3 == 2 and all(t < NUM_KINDS for t in hand)
-                         and is_complete(hand, seven_pairs=not melds))
+                         and rs.is_winning_hand(list(hand), melds, opts, ctx))

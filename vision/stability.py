@@ -105,7 +105,8 @@ def events_between(old: SeatState | None, new: SeatState, frame: int,
     if new.discards[:len(before.discards)] == before.discards:
         for t in new.discards[len(before.discards):]:
             ev("discard", seat=s, tile=TILE_NAMES[t])
-    else:
+    elif new.discards != before.discards[:-1]:  # only the last one gone: it was claimed (the
+        # claimer's meld is the event)
         ev("discards_seen", seat=s, tiles=[TILE_NAMES[t] for t in new.discards])
     old_melds = list(before.melds)
     for m in new.melds:

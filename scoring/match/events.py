@@ -341,10 +341,8 @@ def _flag(value: Any, where: str) -> bool:
 
 
 def _exchange_tiles(value: Any, where: str) -> str | None:
-    """The tiles of a 换牌, as many as the Shanghai ruleset swaps (5)."""
-    from scoring.rulesets.shanghai.table import EXCHANGE_TILES
-
-    return None if value is None else _tiles(value, where, n=EXCHANGE_TILES, unknown_ok=True)
+    """The tiles of a 换牌 (how many the ruleset swaps is checked as the hand is played)."""
+    return None if value is None else _tiles(value, where, unknown_ok=True)
 
 
 @dataclass(frozen=True)

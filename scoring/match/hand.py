@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import ScoringError
-from scoring.match import wall
 from scoring.match.errors import EventRefused
 from scoring.match.events import (
     Chowed,
@@ -38,7 +37,9 @@ from scoring.match.events import (
     Won,
 )
 from scoring.match.tiletext import one_tile_or_unknown, parse_with_unknown
-from scoring.record import HandRecord, Meld, parse_record
+from scoring.record import HandRecord, Meld, Seat, parse_record
+from scoring.rulesets.base import Ruleset, WinnerFacts
+from scoring.rulesets.registry import get_ruleset
 from scoring.settlement import Settlement
 from scoring.tiles import (
     FLOWERS,
@@ -46,16 +47,12 @@ from scoring.tiles import (
     Tile,
     format_tiles,
     is_flower,
-    next_in_cycle,
     suit_of,
 )
 
 PRIORITY = {"chow": 1, "pung": 2, "kong": 2, "win": 3}
 CLAIM_NAMES = {"chow": "吃", "pung": "碰", "kong": "明杠", "win": "和"}
-#: rulesets where several players may win on one discard (一炮多响)
-MULTI_WIN = {"shandong": True, "liaoyang": False, "shanghai": True}
-#: the counters a hand record's context carries in from the match
-COUNTERS = {"shandong": ("huangzhuang_streak",), "liaoyang": (), "shanghai": ("huangfan",)}
+DEALT = 13 * 4 + 1  # the dealer takes 14, the others 13
 
 
 def _name(t: Tile | None) -> str:
@@ -63,7 +60,7 @@ def _name(t: Tile | None) -> str:
 
 
 @dataclass
-class SeatState:
+class SeatInPlay:
     known: Counter[Tile] = field(default_factory=Counter)
     unknown: int = 0
     melds: list[Meld] = field(default_factory=list)
@@ -74,7 +71,7 @@ class SeatState:
     ready: bool = False
     hun_discarded: int = 0
     owed: int = 0  # replacement draws owed for flowers set aside during the deal
-    louhu: set[Tile] = field(default_factory=set)  # Shanghai 漏胡: tiles passed while winning
+    louhu: set[Tile] = field(default_factory=set)  # 漏胡: tiles passed while winning
     drew: bool = False  # the seat's last tile came from the wall (not a claim)
     last_drawn: Tile | None = None
     drawn_source: str | None = None  # "wall", "kong" or "flower"
@@ -82,8 +79,8 @@ class SeatState:
     drawn_drawable: int = 10**6  # drawable tiles left just after its last draw (none yet)
     konged_last: bool = False  # its last action was a kong (Liaoyang 反弹)
 
-    def clone(self) -> SeatState:
-        new = SeatState.__new__(SeatState)
+    def clone(self) -> SeatInPlay:
+        new = SeatInPlay.__new__(SeatInPlay)
         new.__dict__.update(self.__dict__)
         new.known = Counter(self.known)
         new.melds = list(self.melds)
@@ -137,7 +134,7 @@ class Window:
 @dataclass
 class HandState:
     ruleset: str
-    options: dict[str, Any]
+    options: dict[str, Any]  # as the match gives them (they go into the hand record)
     dealer: int
     counters: dict[str, int]
     rolls: list[tuple[int, tuple[int, int]]] = field(default_factory=list)
@@ -152,7 +149,7 @@ class HandState:
     started: bool = False  # the dealer has discarded: the deal's flower round is over
     undrawn: int = 0
     tail_drawn: int = 0  # replacements taken from the tail of the wall (Shandong stacks)
-    seats: list[SeatState] = field(default_factory=lambda: [SeatState() for _ in range(4)])
+    seats: list[SeatInPlay] = field(default_factory=lambda: [SeatInPlay() for _ in range(4)])
     turn: int = 0
     need: str = "deal"  # "deal", "draw", "discard", "replacement" or "over"
     replacement_for: str | None = None  # "kong" or "flower"
@@ -165,12 +162,15 @@ class HandState:
     settlement: Settlement | None = None
     #: Shanghai 换牌 (option ``exchange``): seat -> whether it exchanged, once it is recorded
     exchanged: dict[int, bool] = field(default_factory=dict)
+    #: ``options`` resolved once by the ruleset when the hand starts
+    rule_options: Any = None
 
     @classmethod
     def start(cls, ruleset: str, options: dict[str, Any], dealer: int,
               counters: dict[str, int]) -> HandState:
-        return cls(ruleset=ruleset, options=dict(options), dealer=dealer,
-                   counters=dict(counters), undrawn=wall.WALL_TILES[ruleset], turn=dealer)
+        rules = get_ruleset(ruleset)
+        return cls(ruleset=ruleset, options=dict(options), rule_options=rules.typed(options),
+                   dealer=dealer, counters=dict(counters), undrawn=rules.wall_tiles, turn=dealer)
 
     def clone(self) -> HandState:
         new = HandState.__new__(HandState)
@@ -183,19 +183,30 @@ class HandState:
     # ------------------------------------------------------------ what the table shows
 
     @property
+    def rules(self) -> Ruleset:
+        """The ruleset this hand is played under: everything ruleset-specific is asked of it."""
+        return get_ruleset(self.ruleset)
+
+    @property
     def over(self) -> bool:
         return self.need == "over"
 
     @property
+    def wild(self) -> frozenset[Tile]:
+        """The wildcard kinds this hand (Liaoyang's 混, from the indicator)."""
+        if self.indicator is None:
+            return frozenset()
+        return self.rules.wildcards(self.rule_options, {"indicator": self.indicator})
+
+    @property
     def hun(self) -> Tile | None:
-        """Liaoyang's 混, from the indicator."""
-        if self.ruleset != "liaoyang" or self.indicator is None:
-            return None
-        return next_in_cycle(self.indicator)
+        """The wildcard, where the ruleset makes one (Liaoyang's 混)."""
+        return min(self.wild, default=None)
 
     @property
     def drawable(self) -> int:
-        return wall.drawable(self.ruleset, self.undrawn, self.hun_total, self.tail_drawn)
+        """How many more tiles may be drawn, as the ruleset ends its wall."""
+        return self.rules.drawable(self.undrawn, self.hun_total, self.tail_drawn)
 
     def wall(self) -> dict[str, Any]:
         """Where the wall was broken and what it still holds (the dashboard's wall panel)."""
@@ -210,9 +221,9 @@ class HandState:
         if self.over:
             return "hand over"
         if self.need == "deal":
-            steps = [f"dice {len(self.rolls)}/{wall.ROLLS[self.ruleset]}",
+            steps = [f"dice {len(self.rolls)}/{self.rules.rolls}",
                      "wall broken" if self.broken else "wall not broken"]
-            if self.ruleset == "liaoyang":
+            if self.rules.turns_indicator:
                 steps.append(f"indicator {_name(self.indicator)}" if self.indicator is not None
                              else "no indicator yet")
             return "before the deal: " + ", ".join(steps)
@@ -249,18 +260,12 @@ class HandState:
     def _on_dice(s: HandState, ev: DiceRolled) -> None:
         if s.dealt or s.broken:
             raise EventRefused("the dice are rolled before the wall is broken")
-        n = wall.ROLLS[s.ruleset]
+        n = s.rules.rolls
         if len(s.rolls) >= n:
             raise EventRefused(f"{s.ruleset} rolls the dice {n} time(s) per hand")
-        if not s.rolls and ev.seat != s.dealer:
-            raise EventRefused(f"the dealer (seat {s.dealer}) rolls first")
-        if s.ruleset == "shandong" and ev.seat != s.dealer:
-            raise EventRefused(f"in shandong the dealer (seat {s.dealer}) rolls both times")
-        if s.ruleset == "liaoyang" and s.rolls:
-            second = wall.wall_break(s.ruleset, s.dealer, [s.rolls[0][1], (1, 1)], s.options)
-            if second is not None and len(second.rollers) > 1 and ev.seat != second.rollers[1]:
-                raise EventRefused(f"the dealer's roll {sum(s.rolls[0][1])} makes seat "
-                                   f"{second.rollers[1]} the second roller, not seat {ev.seat}")
+        why = s.rules.roll_refusal(s.dealer, [r for _, r in s.rolls], ev.seat, s.rule_options)
+        if why:
+            raise EventRefused(why)
         s.rolls.append((ev.seat, ev.dice))
 
     @staticmethod
@@ -269,10 +274,10 @@ class HandState:
             raise EventRefused("the wall is broken once, before the deal")
         wall_seat, stacks = ev.wall_seat, ev.stacks
         if s.rolls:
-            if len(s.rolls) < wall.ROLLS[s.ruleset]:
-                raise EventRefused(f"{s.ruleset} needs {wall.ROLLS[s.ruleset]} dice rolls "
+            if len(s.rolls) < s.rules.rolls:
+                raise EventRefused(f"{s.ruleset} needs {s.rules.rolls} dice rolls "
                                    f"before the wall is broken, got {len(s.rolls)}")
-            wb = wall.wall_break(s.ruleset, s.dealer, [r for _, r in s.rolls], s.options)
+            wb, _ = s.rules.read_wall_break(s.dealer, [r for _, r in s.rolls], s.rule_options)
             if wb is not None:
                 if wall_seat is not None and wall_seat != wb.wall_seat:
                     raise EventRefused(f"the dice break the wall of seat {wb.wall_seat}, "
@@ -288,8 +293,8 @@ class HandState:
 
     @staticmethod
     def _on_indicator(s: HandState, ev: IndicatorTurned) -> None:
-        if s.ruleset != "liaoyang":
-            raise EventRefused(f"{s.ruleset} turns no indicator (only liaoyang has a 混)")
+        if not s.rules.turns_indicator:
+            raise EventRefused(f"{s.ruleset} turns no indicator (it has no wildcard)")
         if s.indicator is not None:
             raise EventRefused(f"the indicator is already {_name(s.indicator)}")
         if s.dealt:
@@ -300,7 +305,7 @@ class HandState:
     def _on_deal(s: HandState, ev: Dealt) -> None:
         if s.dealt:
             raise EventRefused("the tiles are already dealt")
-        if s.ruleset == "liaoyang" and s.indicator is None:
+        if s.rules.turns_indicator and s.indicator is None:
             raise EventRefused("turn the indicator (which fixes the 混) before the deal")
         for k, text in enumerate(ev.hands):
             known, unknown = parse_with_unknown(text)
@@ -309,12 +314,12 @@ class HandState:
                 raise EventRefused(f"seat {k} is dealt {want} tiles "
                                    f"({'dealer' if want == 14 else 'not the dealer'}), "
                                    f"got {len(known) + unknown}")
-            if not wall.HAS_FLOWERS[s.ruleset] and any(is_flower(t) for t in known):
+            if not s.rules.has_flowers and any(is_flower(t) for t in known):
                 raise EventRefused(f"{s.ruleset} plays without flowers (seat {k})")
             seat = s.seats[k]
             seat.known.update(known)
             seat.unknown += unknown
-        s.undrawn -= wall.DEALT
+        s.undrawn -= DEALT
         s.dealt = True
         s.turn = s.dealer
         s.need = "discard"
@@ -323,7 +328,7 @@ class HandState:
     @property
     def exchange_pending(self) -> list[int]:
         """Seats whose 换牌 (done or not) is still to be recorded before play starts."""
-        if not self.options.get("exchange") or not self.dealt or self.started:
+        if not self.dealt or self.started or not self.rules.exchange_on(self.rule_options):
             return []
         return [k for k in range(4) if k not in self.exchanged]
 
@@ -333,8 +338,9 @@ class HandState:
 
         Tiles not given leave the seat's hand unseen: which 5 were swapped is not known.
         """
-        if not s.options.get("exchange"):
-            raise EventRefused("换牌 is off: it is the Shanghai house option exchange")
+        if not s.rules.exchange_on(s.rule_options):
+            raise EventRefused(f"换牌 is off: it is a {s.ruleset} house option (exchange)"
+                               if s.rules.exchange_tiles else f"{s.ruleset} has no 换牌")
         if not s.dealt or s.started:
             raise EventRefused("换牌 comes after the deal and before the dealer's first discard")
         if ev.seat in s.exchanged:
@@ -344,6 +350,12 @@ class HandState:
             raise EventRefused("a seat that did not exchange gives and takes no tiles")
         if ev.done and (ev.given is None) != (ev.taken is None):
             raise EventRefused("name both the tiles buried (given) and taken, or neither")
+        n = s.rules.exchange_tiles
+        for key, text in (("given", ev.given), ("taken", ev.taken)):
+            known, unknown = parse_with_unknown(text) if text is not None else ((), n)
+            if len(known) + unknown != n:
+                raise EventRefused(f"exchange.{key}: needs {n} tiles, got "
+                                   f"{len(known) + unknown}")
         seat = s.seats[ev.seat]
         if ev.done and ev.given is not None and ev.taken is not None:
             given, unknown_given = parse_with_unknown(ev.given)
@@ -369,7 +381,7 @@ class HandState:
         if w is None:
             return
         self.window = None
-        if w.kind != "discard" or self.ruleset != "shanghai":
+        if w.kind != "discard" or not self.rules.louhu:
             return
         # the claimant took the tile (漏胡 is for passing a win, and a claim lifts it anyway);
         # the others' hands are as they were when the tile came out
@@ -389,7 +401,7 @@ class HandState:
         if s.drawable < 1:
             raise EventRefused(f"no drawable tile is left ({s.undrawn} in the wall, "
                                f"{s.undrawn - s.drawable} stay): record a draw game")
-        if tile is not None and is_flower(tile) and not wall.HAS_FLOWERS[s.ruleset]:
+        if tile is not None and is_flower(tile) and not s.rules.has_flowers:
             raise EventRefused(f"{s.ruleset} plays without flowers")
         if seat.owed:  # a replacement for a flower set aside during the deal
             seat.owed -= 1
@@ -433,7 +445,7 @@ class HandState:
         tile = one_tile_or_unknown(ev.tile)
         if tile is None or not is_flower(tile):
             raise EventRefused(f"{ev.tile} is not a flower")
-        if not wall.HAS_FLOWERS[s.ruleset]:
+        if not s.rules.has_flowers:
             raise EventRefused(f"{s.ruleset} plays without flowers")
         seat = s.seats[ev.seat]
         if not s.dealt:
@@ -506,15 +518,11 @@ class HandState:
         base.window = None
         return base, w
 
-    def _hun_claim_check(self, tiles: list[Tile], what: str) -> None:
-        """The ruleset says when a 混 may be claimed (never in a 吃; 碰/杠 per hun_claims)."""
-        from scoring.rulesets.liaoyang import hun_may_be_claimed
-
-        meld_type = {"吃": "chow", "碰": "pung"}.get(what, "exposed_kong")
-        if (self.hun is not None and self.hun in tiles
-                and not hun_may_be_claimed(meld_type, bool(self.options.get("hun_claims")))):
-            why = "混不能…用于吃牌" if meld_type == "chow" else "liaoyang option hun_claims"
-            raise EventRefused(f"a 混 ({_name(self.hun)}) may not be used to {what} ({why})")
+    def _claim_check(self, tiles: list[Tile], meld_type: str) -> None:
+        """The ruleset says which tiles a claim may use (Liaoyang: a 混 never in a 吃)."""
+        why = self.rules.claim_refusal(meld_type, tiles, self.wild, self.rule_options)
+        if why:
+            raise EventRefused(why)
 
     def _after_claim(self, base: HandState, w: Window, seat: int, claim: str) -> None:
         """Copy ``base`` (with the claim applied) into ``self`` and keep the window open."""
@@ -535,7 +543,7 @@ class HandState:
             raise EventRefused(f"{ev.tiles} is not a run of three in one suit")
         if w.tile not in tiles:
             raise EventRefused(f"the chow {ev.tiles} does not use the discard {_name(w.tile)}")
-        base._hun_claim_check(tiles, "吃")
+        base._claim_check(tiles, "chow")
         seat = base.seats[ev.seat]
         rest = list(tiles)
         rest.remove(w.tile)
@@ -548,7 +556,7 @@ class HandState:
     @staticmethod
     def _on_pung(s: HandState, ev: Punged) -> None:
         base, w = s._claim_base(ev.seat, "pung")
-        base._hun_claim_check([w.tile], "碰")
+        base._claim_check([w.tile], "pung")
         base.seats[ev.seat].take(w.tile, 2, ev.seat)
         base._claimed(ev.seat, w, Meld("pung", (w.tile,) * 3, w.seat))
         base.need = "discard"
@@ -566,9 +574,8 @@ class HandState:
 
     def _kong_limit(self) -> None:
         if self.drawable < 1:
-            end = {"shandong": "6 stacks remain", "liaoyang": "16 (+2 per 混 discarded) remain",
-                   "shanghai": "the wall is empty"}[self.ruleset]
-            raise EventRefused(f"no replacement tile is left ({end}): a kong now has no effect")
+            raise EventRefused(f"no replacement tile is left ({self.rules.wall_end}): a kong "
+                               "now has no effect")
 
     @staticmethod
     def _on_kong(s: HandState, ev: Konged) -> None:
@@ -577,7 +584,7 @@ class HandState:
             base, w = s._claim_base(ev.seat, "kong")
             if ev.tile is not None and one_tile_or_unknown(ev.tile) != w.tile:
                 raise EventRefused(f"the discard is {_name(w.tile)}, not {ev.tile}")
-            base._hun_claim_check([w.tile], "杠")
+            base._claim_check([w.tile], "exposed_kong")
             base.seats[ev.seat].take(w.tile, 3, ev.seat)
             base._claimed(ev.seat, w, Meld("exposed_kong", (w.tile,) * 4, w.seat))
             base.need = "replacement"
@@ -594,7 +601,7 @@ class HandState:
         s._close_window()  # the claimant acted again: its claim stands
         tile = one_tile_or_unknown(ev.tile)
         assert tile is not None
-        s._hun_claim_check([tile], "杠")
+        s._claim_check([tile], "exposed_kong")
         seat = s.seats[ev.seat]
         before = s.clone()
         if ev.kind == "concealed":
@@ -625,8 +632,8 @@ class HandState:
         if ev.what == "ting":
             seat.ready = True
             return
-        if s.ruleset != "shandong":
-            raise EventRefused(f"明楼/暗楼 are shandong declarations, not {s.ruleset}")
+        if ev.what not in s.rules.declarations:
+            raise EventRefused(f"{ev.what} is no {s.ruleset} declaration")
         if seat.declared is not None:
             raise EventRefused(f"seat {ev.seat} already declared {seat.declared}")
         seat.declared = ev.what
@@ -654,7 +661,7 @@ class HandState:
             base.window = None
             by, from_seat = "self_draw", None
             tile = base._self_drawn_tile(ev)
-        if len(ev.seats) > 1 and not MULTI_WIN[s.ruleset]:
+        if len(ev.seats) > 1 and not s.rules.multi_win:
             first = min(ev.seats, key=lambda k: (k - (from_seat or 0)) % 4)
             raise EventRefused(f"{s.ruleset} allows one winner per discard: seat {first}, the "
                                "first claimant after the discarder in play order")
@@ -664,13 +671,11 @@ class HandState:
         wins = []
         for k in ev.seats:
             seat = base.seats[k]
-            if s.ruleset == "shandong" and seat.declared == "minglou" and by != "self_draw":
-                raise EventRefused(f"seat {k} declared 明楼 and may win only by self-draw")
-            if s.ruleset == "liaoyang" and seat.hun_discarded:
-                raise EventRefused(f"seat {k} discarded a 混 and cannot win this hand")
-            if s.ruleset == "shanghai" and by == "discard" and not _may_win_on(tile, seat):
-                raise EventRefused(f"漏胡: seat {k} passed on {_name(tile)} while it would win "
-                                   "and has not drawn, claimed or konged since")
+            why = s.rules.win_refusal(WinnerFacts(k, by, tile, seat.declared,
+                                                  seat.hun_discarded, frozenset(seat.louhu)),
+                                      s.rule_options)
+            if why:
+                raise EventRefused(why)
             if seat.unknown:
                 raise EventRefused(f"seat {k} has {seat.unknown} unseen tile(s): reveal its "
                                    "hand in the win event")
@@ -736,7 +741,7 @@ class HandState:
                 out["kong_fed_by"] = seat.kong_fed_by
         if seat.discards == 0 and not self.any_claim:
             out["first_turn"] = True
-        last = wall.LAST_TILES[self.ruleset]
+        last = self.rules.last_tiles
         drawer = self.seats[from_seat] if by == "discard" and from_seat is not None else seat
         if by != "rob_kong" and self.started and drawer.drawn_drawable < last:
             out["last_tiles"] = True
@@ -779,7 +784,7 @@ class HandState:
             if seat.hun_discarded:
                 entry["hun_discarded"] = seat.hun_discarded
             seats.append(entry)
-        context: dict[str, Any] = {k: self.counters.get(k, 0) for k in COUNTERS[self.ruleset]}
+        context: dict[str, Any] = {k: self.counters.get(k, 0) for k in self.rules.counters}
         if self.rolls:
             context["dice"] = list(self.rolls[0][1])
         if self.indicator is not None:
@@ -835,43 +840,24 @@ def score_record(data: dict[str, Any]) -> tuple[HandRecord, Settlement]:
         raise EventRefused(str(exc)) from None
 
 
-def _may_win_on(tile: Tile, seat: SeatState) -> bool:
-    """Shanghai 漏胡, asked of the ruleset with the tiles this seat passed since it moved."""
-    from scoring.rulesets.shanghai.louhu import may_win_on_discard
-
-    return bool(may_win_on_discard(tile, seat.louhu))
-
-
 def _could_win(s: HandState, k: int, tile: Tile) -> bool:
     """Would ``tile`` complete seat ``k``'s fully known hand under the ruleset (漏胡)?"""
-    from scoring.errors import RulesetNotImplemented
-    from scoring.rulesets.registry import get_ruleset
-
     seat = s.seats[k]
-    try:
-        rs = get_ruleset(s.ruleset)
-    except RulesetNotImplemented:
-        return False
+    rs = s.rules
     hand = [*seat.concealed_tiles(), tile]
     if any(is_flower(t) for t in hand):
         return False
     context = {"indicator": s.indicator} if s.indicator is not None else {}
     try:
-        return bool(rs.is_winning_hand(hand, tuple(seat.melds), s.options, context))
+        return bool(rs.is_winning_hand(hand, tuple(seat.melds), s.rule_options, context))
     except ScoringError:
         return False
 
 
-def flower_points(ruleset: str, hand: HandState | None, seat: int) -> int:
-    """The 花 a leaving player shows in the hand in progress (Shandong escape penalty).
-
-    Counted by the ruleset (``scoring.rulesets.shandong.hua_points``); 0 between hands and for
-    rulesets whose penalty does not depend on it.
-    """
-    if hand is None or ruleset != "shandong":
+def flower_points(hand: HandState | None, seat: int) -> int:
+    """The points a leaving player shows in the hand in progress (Shandong's 花 for its escape
+    penalty), as its ruleset counts them; 0 between hands."""
+    if hand is None:
         return 0
-    from scoring.record import Seat
-    from scoring.rulesets.shandong import hua_points
-
     st = hand.seats[seat]
-    return int(hua_points(Seat(melds=tuple(st.melds), flowers=tuple(st.flowers))))
+    return hand.rules.flower_points(Seat(melds=tuple(st.melds), flowers=tuple(st.flowers)))

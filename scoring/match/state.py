@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.errors import RulesetNotImplemented, ScoringError
+from scoring.errors import ScoringError
 from scoring.match.errors import BadEvent, EventRefused
 from scoring.match.events import (
     Amendment,
@@ -24,9 +24,10 @@ from scoring.match.events import (
     SignOff,
     event_from_json,
 )
-from scoring.match.hand import COUNTERS, HandState, flower_points, score_record
+from scoring.match.hand import HandState, flower_points, score_record
 from scoring.record import HandRecord
-from scoring.rulesets.registry import check_options, known_rulesets
+from scoring.rulesets.base import Ruleset
+from scoring.rulesets.registry import check_options, get_ruleset, known_rulesets
 from scoring.settlement import Number, Settlement, Transfer
 
 
@@ -92,16 +93,20 @@ class MatchState:
             raise EventRefused(str(exc), ev) from None
         return cls(ruleset=ev.ruleset, options=dict(ev.options), players=list(ev.players),
                    first_dealer=ev.first_dealer, title=ev.title, dealer=ev.first_dealer,
-                   counters={k: 0 for k in COUNTERS[ev.ruleset]})
+                   counters={k: 0 for k in get_ruleset(ev.ruleset).counters})
 
     # ------------------------------------------------------------ derived views
 
     @property
-    def levels(self) -> list[str] | None:
-        """Shandong levels (等级) from each player's total; ``None`` for other rulesets."""
-        from scoring.match.levels import levels_for
+    def rules(self) -> Ruleset:
+        """The match's ruleset: everything ruleset-specific is asked of it."""
+        return get_ruleset(self.ruleset)
 
-        return levels_for(self.ruleset, self.totals)
+    @property
+    def levels(self) -> list[str] | None:
+        """Each player's level from its total (Shandong 等级); ``None`` where the ruleset has
+        no levels."""
+        return self.rules.levels(self.totals)
 
     @property
     def status(self) -> str:
@@ -218,7 +223,7 @@ class MatchState:
         for k in range(4):
             self.totals[k] += settlement.payments[k]
         self.dealer = settlement.next_dealer
-        for key in COUNTERS[self.ruleset]:
+        for key in self.rules.counters:
             if key in settlement.context:
                 self.counters[key] = int(settlement.context[key])
         self.hands.append(HandResult(len(self.hands) + 1, record, settlement, source, seq,
@@ -227,16 +232,12 @@ class MatchState:
         self.hand_events = 0
 
     def _player_left(self, ev: PlayerLeft, seq: int) -> None:
-        import importlib
-
-        from scoring.rulesets.registry import get_ruleset
-
         points = ev.flower_points
         if points is None:
-            points = flower_points(self.ruleset, self.hand, ev.seat)
+            points = flower_points(self.hand, ev.seat)
         try:
-            transfers = get_ruleset(self.ruleset).escape_penalty(ev.seat, points, self.options)
-        except (RulesetNotImplemented, NotImplementedError) as exc:
+            transfers = self.rules.escape_penalty(ev.seat, points, self.options)
+        except NotImplementedError as exc:
             raise EventRefused(f"cannot settle the escape: {exc}") from None
         pay: list[Number] = [0, 0, 0, 0]
         for t in transfers:
@@ -245,12 +246,8 @@ class MatchState:
             pay[t.payer] -= t.amount
             pay[t.payee] += t.amount
         # what leaves the table (Shanghai: the room's 25%) is the ruleset's to say
-        module = importlib.import_module(f"scoring.rulesets.{self.ruleset}")
-        fee_fn = getattr(module, "escape_room_fee", None)
-        fee: Number = 0
-        if fee_fn is not None:
-            fee = fee_fn(get_ruleset(self.ruleset).resolve_options(self.options))
-            pay[ev.seat] -= fee
+        fee: Number = self.rules.escape_room_fee(self.options)
+        pay[ev.seat] -= fee
         self.room += fee
         for k in range(4):
             self.totals[k] += pay[k]

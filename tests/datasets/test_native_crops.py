@@ -58,3 +58,26 @@ def test_crops_make_a_detector_folder(tmp_path: Path, capsys: pytest.CaptureFixt
     assert {0, 1} <= seen
     with pytest.raises(ValueError, match="already holds"):
         write_crops(out, 1, faces="art", progress=False)
+
+
+@needs_art
+def test_die_faces_file_each_die_under_its_face(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from datasets.scene import make_scene
+    from datasets.synth import scene_folds, scene_name
+
+    out = tmp_path / "dice"
+    assert main(["dataset", "die-faces", "--out", str(out), "--scenes", "2", "--per-die", "2",
+                 "--faces", "art", "--val", "0.5", "--workers", "1", "--quiet"]) == 0
+    assert "crops of" in capsys.readouterr().out
+    crops = sorted(out.glob("*/die*/*.png"))
+    fold = scene_folds(2, 0.5, 0)
+    for index in (0, 1):
+        split = fold[str(index)]
+        scene = make_scene("table", 0, index, (1920, 1080), faces="art", fold=split)
+        faces = [o["face"] for o in scene.manifest["objects"]
+                 if o["tile"] == "die" and o.get("visible", 1.0) >= 0.8]
+        name = scene_name("table", 0, index)
+        got = sorted(c.parent.name for c in crops if c.name.startswith(name + "_"))
+        assert faces and got == sorted(f"die{f}" for f in faces for _ in range(2))
+        assert all(c.parent.parent.name == split for c in crops if c.name.startswith(name))

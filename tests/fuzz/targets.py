@@ -26,6 +26,8 @@ from scoring.match.events import MatchCreated, event_from_json
 from scoring.match.state import MatchState
 from scoring.record import load_record
 from scoring.scorer import score
+from scoring.tournament import TournamentError, action_from_json
+from ui.server.store import Refused, parse_row
 from vision.capture import CaptureError, decode_image
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,6 +57,19 @@ def match_event(data: bytes) -> None:
         _MATCH.apply(event, 2)
     else:
         MatchState.create(event)
+
+
+def tournament_action(data: bytes) -> None:
+    """A referee action as the tournament server reads it."""
+    action_from_json(load_json(data, "action", TournamentError))
+
+
+def table_events(data: bytes) -> None:
+    """A table's batch of events as the tournament server reads it, row by row."""
+    body = load_json(data, "the body", Refused)
+    rows = body.get("events") if isinstance(body, dict) else body
+    for row in rows if isinstance(rows, list) else [rows]:
+        parse_row(row)
 
 
 def serial(data: bytes) -> None:
@@ -95,6 +110,24 @@ def _seed_events() -> tuple[bytes, ...]:
     return tuple(json.dumps(e).encode() for e in events)
 
 
+def _seed_actions() -> tuple[bytes, ...]:
+    actions = [{"name": "adjustment", "actor": "r", "created": "t", "why": "late",
+                "player": "P01", "points": -10, "round": 1},
+               {"name": "substituted", "actor": "r", "created": "t", "why": "ill", "round": 1,
+                "table": 2, "seat": 3, "substitute": "S", "from_hand": 4},
+               {"name": "round_seated", "actor": "r", "created": "t", "why": "x", "round": 1,
+                "tables": [{"round": 1, "table": 1, "players": ["a", "b", "c", "d"]}],
+                "repeats": [["a", "b", 1]]},
+               {"name": "round_closed", "actor": "r", "created": "t", "why": "x", "round": 1}]
+    return tuple(json.dumps(a).encode() for a in actions)
+
+
+def _seed_batches() -> tuple[bytes, ...]:
+    return tuple(json.dumps({"events": [{"seq": n + 1, "event": json.loads(e), "at": "t",
+                                         "who": "table 1"}]}).encode()
+                 for n, e in enumerate(_seed_events()))
+
+
 def _seed_frames() -> tuple[bytes, ...]:
     default = get_protocol("default").make_framer()
     smart = get_protocol("smart").make_framer()
@@ -114,6 +147,8 @@ def _seed_images() -> tuple[bytes, ...]:
 TARGETS = (
     Target("record", record, (ScoringError,), _seed_records()),
     Target("match_event", match_event, (MatchError, ScoringError), _seed_events()),
+    Target("tournament_action", tournament_action, (TournamentError,), _seed_actions()),
+    Target("table_events", table_events, (Refused,), _seed_batches()),
     Target("serial", serial, (), _seed_frames()),
     Target("image", image, (CaptureError,), _seed_images()),
 )

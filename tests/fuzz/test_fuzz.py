@@ -83,7 +83,7 @@ def test_mutated_valid_inputs(name: str, data: st.DataObject) -> None:
     _check(target, data.draw(mutated(target.seeds)))
 
 
-@pytest.mark.parametrize("name", ["match_event", "record"])
+@pytest.mark.parametrize("name", ["match_event", "record", "tournament_action", "table_events"])
 @settings(max_examples=EXAMPLES)
 @given(data=st.data())
 def test_hostile_json_values(name: str, data: st.DataObject) -> None:

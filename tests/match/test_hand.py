@@ -240,8 +240,14 @@ def test_shanghai_exchange_phase_records_each_seat() -> None:
 
 
 def test_exchange_event_checks_its_tiles() -> None:
-    with pytest.raises(BadEvent, match=r"exchange\.given: needs 5 tiles"):
-        ev.event_from_json({"type": "exchange", "seat": 0, "given": "1m2m", "taken": "?????"})
+    with pytest.raises(BadEvent, match=r"exchange\.given: "):
+        ev.event_from_json({"type": "exchange", "seat": 0, "given": "1x", "taken": "?????"})
+    # how many tiles a 换牌 swaps is the ruleset's (Shanghai: 5), checked as the hand is played
+    deal = ["8m 9m EEE SSS WWW NNN", "8m 1p2p3p 4p5p6p 7p8p9p CCC", "2s3s4s 5s6s7s 2p2p FFF PP",
+            "111m 234m 567m 88m 99m"]
+    e = ev.event_from_json({"type": "exchange", "seat": 0, "given": "8m9m", "taken": "?????"})
+    with pytest.raises(EventRefused, match=r"exchange\.given: needs 5 tiles, got 2"):
+        start("shanghai", deal, options={"exchange": True}).apply(e)
     e = ev.event_from_json({"type": "exchange", "seat": 2, "done": False})
     assert e == ev.Exchanged(seat=2, done=False) and e.to_json() == {
         "type": "exchange", "seat": 2, "done": False}

@@ -11,7 +11,7 @@ from scoring.errors import InvalidHand, RecordError
 from scoring.record import Meld, load_record
 from scoring.rulesets.shanghai import RULESET, LouHu, escape_room_fee, may_win_on_discard
 from scoring.rulesets.shanghai.fans import flower_items
-from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.shanghai.hand import HandFacts
 from scoring.settlement import Settlement
 from scoring.tiles import parse_tiles
 
@@ -46,7 +46,7 @@ def test_flower_points_exposed_and_added_kongs() -> None:
 
 def _facts_hua(winner: dict[str, Any], win: dict[str, Any]) -> int:
     record = load_record(_record(winner, win))
-    return sum(int(i.value) for i in flower_items(WinFacts.of(record, record.wins[0])))
+    return sum(int(i.value) for i in flower_items(HandFacts.of(record, record.wins[0])))
 
 
 def test_flower_points_concealed_kongs_and_triplets() -> None:

@@ -87,3 +87,17 @@ def test_symmetric_probs_average_over_the_eight() -> None:
     out = symmetric_probs(crops, probs)
     assert calls == [16]  # one batch of 8 x 2
     assert np.allclose(out, [[0.25, 0.75], [0.0, 1.0]])  # the corner is top-left in 2 of 8
+
+
+def test_tile_crops_average_over_their_quarter_turns_only() -> None:
+    crop = np.zeros((4, 4, 3), np.uint8)
+    crop[0, 0] = 255  # top-left: one of the four quarter turns keeps it there
+    seen: list[np.ndarray] = []
+
+    def probs(batch: list[np.ndarray]) -> np.ndarray:
+        seen.extend(batch)
+        return np.array([[1.0, 0.0] if c[0, 0, 0] == 255 else [0.0, 1.0] for c in batch])
+
+    assert np.allclose(symmetric_probs([crop], probs, 4), [[0.25, 0.75]])
+    assert len(seen) == 4 and not any(np.array_equal(c, c[:, ::-1]) for c in seen)
+    assert np.allclose(symmetric_probs([crop], probs, 1), [[1.0, 0.0]])  # as it is

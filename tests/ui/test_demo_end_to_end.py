@@ -68,7 +68,8 @@ def demo(qtbot, tmp_path: Path):
     store.close()
     opts = RunOptions(camera=str(SAMPLES / "table_1080p.mp4"), port="simulator", match=mid,
                       db=db, operator="referee", hand=None,
-                      models=showdown_detector(tmp_path / "models"), realtime=False)
+                      models=showdown_detector(tmp_path / "models"), realtime=False,
+                      loop=False)  # played once: a replay's dice would start a next hand
     window = build_window(opts)
     qtbot.addWidget(window)
     window.show()

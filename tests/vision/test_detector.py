@@ -376,3 +376,10 @@ def test_a_dynamic_detector_runs_on_a_rectangle_not_a_padded_square(hw, size, wa
     from vision.detector import rect_shape
 
     assert rect_shape(hw, size) == want
+
+
+def test_stills_classify_tiles_in_four_turns_and_a_stream_once() -> None:
+    assert load_detector(stills=True).turns == 4
+    assert load_detector().turns == 1
+    with pytest.raises(ValueError, match="turns must be 1 or 4"):
+        load_detector(turns=3)

@@ -185,3 +185,19 @@ def test_eval_tables_reads_a_saved_example(tmp_path: Path) -> None:
     assert score.winners == [1, 1] and score.seats == [4, 4] and score.rolls == [1, 1]
     checked = sum(1 for o in manifest["objects"] if o["checked"])
     assert score.tiles == [checked, checked]  # discards unchecked: not counted
+
+
+def test_bottom_seat_of_a_turned_table_is_the_one_below_its_centre() -> None:
+    """On a table turned ~30 degrees seat 2 lies below the centre, to the right; seat 1 (on the
+    left) shows only a few tiles, near its bottom corner, lower than seat 2's in the picture."""
+    from vision.manifest import bottom_seat
+
+    def obj(seat: int, x: float, y: float) -> dict:
+        return {"seat": seat, "xyxy": [x - 10, y - 10, x + 10, y + 10]}
+
+    objects = ([obj(0, 700 + 25 * i, 300 - 9 * i) for i in range(14)]  # top
+               + [obj(1, x, y) for x, y in [(650, 580), (690, 600), (690, 820), (700, 840),
+                                            (720, 848)]]  # left, few and low
+               + [obj(2, 1000 + 20 * i, 860 - 9 * i) for i in range(16)]  # bottom right
+               + [obj(3, 1130 + 8 * i, 220 + 25 * i) for i in range(16)])  # right
+    assert bottom_seat({"objects": objects}) == 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from scenes import Scene, SeatSpec, detections, table_corners, tilted, top_down
@@ -109,8 +111,12 @@ def test_count_problem_is_reported_not_hidden() -> None:
 
 
 def test_seat_state_key_ignores_hand_order() -> None:
-    a = seat_states(read_table(*_dets(SHOWDOWN)))
-    assert a[0].key == a[0].key and a[0].to_json()["concealed"] == "123m456p78988sWWW"
+    a = seat_states(read_table(*_dets(SHOWDOWN)))[0]
+    assert a.to_json()["concealed"] == "123m456p78988sWWW"
+    shuffled = dataclasses.replace(a, concealed=tuple(reversed(a.concealed)))
+    assert shuffled != a and shuffled.key == a.key  # the same tiles in another order
+    changed = dataclasses.replace(a, concealed=(*a.concealed[:-1], a.concealed[0]))
+    assert changed.key != a.key  # one tile differs
 
 
 def test_find_table_corners_on_a_drawn_table() -> None:
@@ -203,3 +209,71 @@ def test_live_liaoyang_win_uses_the_indicator_like_a_photo() -> None:
     events = [e for k in range(4) for e in pipe.process(frame, k, float(k)).events]
     assert [e.data["seats"] for e in events if e.type == "win"] == [[0]]
     assert pipe.indicator == parse_tiles("7p")[0]
+
+
+@pytest.mark.parametrize("turn", [-25.0, 18.0])
+def test_a_table_turned_under_the_camera_is_seated_from_its_rows(turn: float) -> None:
+    """No corners found: the tile-based calibration squares the rows before seating, so a
+    table turned 18-25 degrees still gives every seat its own hand, melds and flowers."""
+    a = np.radians(turn)
+    spin = np.array([[np.cos(a), -np.sin(a), 540], [np.sin(a), np.cos(a), 540], [0, 0, 1]])
+    camera = spin @ np.array([[1, 0, -540], [0, 1, -540], [0, 0, 1]]) @ top_down()
+    dets, _ = detections(SHOWDOWN, camera)
+    table = read_table(dets, TableCalibration.from_tiles(dets, 1080, 1080))
+    s0, s1, s2, s3 = table.seats
+    assert format_tiles(s0.hand) == "123m456p78988sWWW"
+    assert format_tiles(s0.flowers) == "f1f5" and format_tiles(s1.flowers) == "f2"
+    assert [(m.type, format_tiles(m.tiles)) for m in s1.melds] == [("pung", "EEE")]
+    assert s2.hidden == 10 and [m.type for m in s2.melds] == ["chow"]
+    assert [m.type for m in s3.melds] == ["exposed_kong", "concealed_kong", "pung"]
+
+
+def test_tiles_of_the_next_table_at_the_picture_edge_are_left_out() -> None:
+    """A few tiles of a neighbouring table cut by the picture's right edge: without corners
+    they would pull the guessed centre toward them and hand a corner of the table to the
+    wrong seat; they are read as ``outside``, no seat's."""
+    from vision.detections import TileDetections
+
+    camera = np.array([[0.9, 0, 960], [0, -0.9, 540], [0, 0, 1]], float)  # 1920x1080 frame
+    dets, _ = detections(SHOWDOWN, camera)
+    ys = np.arange(6) * 45.0 + 300
+    next_table = TileDetections(
+        xyxy=np.c_[np.full(6, 1890.0), ys, np.full(6, 1920.0), ys + 40].astype(np.float32),
+        confidence=np.ones(6, np.float32), class_id=np.array(parse_tiles("123456s")[:6]))
+    both = TileDetections.merge([dets, next_table])
+    table = read_table(both, TableCalibration.from_tiles(both, 1920, 1080))
+    assert (table.detections.role[-6:] == "outside").all()
+    assert (table.detections.seat[-6:] == -1).all()
+    s0, s1, s2, s3 = table.seats
+    assert format_tiles(s0.hand) == "123m456p78988sWWW" and format_tiles(s1.flowers) == "f2"
+    assert [(m.type, format_tiles(m.tiles)) for m in s1.melds] == [("pung", "EEE")]
+    assert s2.hidden == 10
+    assert [m.type for m in s3.melds] == ["exposed_kong", "concealed_kong", "pung"]
+
+
+def test_more_misread_copies_than_the_search_changes_still_give_the_win() -> None:
+    """Five of seat 1's discards read as W, eight W on the table with the winner's three: four
+    changes, more than the search's three. Each kind is brought back to its copies on its own
+    first, and the winner's hand, read right, is recorded as the win."""
+    w = parse_tiles("W")[0]
+    misread = dict.fromkeys(range(33, 38), w)  # seat 1's 2s 3s 4s 5s 6s
+    out = read_detections(*_dets(SHOWDOWN, misread), ruleset="shandong", dealer=1)
+    assert out.repair.legal
+    changed = sorted(str(c) for c in out.repair.changes)
+    assert len(changed) == 4 and all(c.startswith("W->") for c in changed)
+    assert out.record["outcome"] == "win" and out.record["wins"][0]["seat"] == 0
+    assert format_tiles(out.table.seats[0].hand) == "123m456p78988sWWW"
+
+
+def test_a_flower_seen_twice_becomes_another_so_the_win_is_recorded() -> None:
+    """Seat 0's f5 read as f2, which seat 1 also shows, and no other flower among its
+    classes: a set has one of each flower, so one f2 is changed to a flower not on the table
+    (a guess, shown as a change) and the winner's hand still makes a record."""
+    out = read_detections(*_dets(SHOWDOWN, {15: parse_tiles("f2")[0]}), ruleset="shandong",
+                          dealer=1)
+    assert out.repair.legal and len(out.repair.changes) == 1
+    assert str(out.repair.changes[0]).startswith("f2->")
+    flowers = [f for s in out.table.seats for f in s.flowers]
+    assert len(flowers) == len(set(flowers)) == 3
+    assert out.record["outcome"] == "win" and out.record["wins"][0]["seat"] == 0
+    assert any(n.startswith("changed f2->") for n in out.notes)

@@ -142,14 +142,44 @@ def test_unchanged_picture_reuses_detections() -> None:
     assert not pipe.process(moved).reused and det.calls == 2
 
 
+def test_one_tile_placed_is_a_change_but_sensor_noise_is_not() -> None:
+    """A discard is a tenth of a grey level of the whole picture's mean: still frames may be
+    reused only while no block of the picture changed."""
+    a = detections(scene(), CAM)[0]
+    det = ScriptedDetector([a, a, a])
+    pipe = Pipeline(detector=det, corners=table_corners(CAM), settle=False)
+    rng = np.random.default_rng(0)
+    img = np.full((1080, 1920, 3), 90, np.uint8)
+
+    def noisy(image: np.ndarray) -> np.ndarray:
+        return np.clip(image + rng.normal(0, 2.0, image.shape), 0, 255).astype(np.uint8)
+
+    pipe.process(noisy(img))
+    assert pipe.process(noisy(img)).reused and det.calls == 1
+    tile = img.copy()
+    tile[500:543, 900:931] = 230  # one tile, 31x43 px, put down on the cloth
+    assert not pipe.process(noisy(tile)).reused and det.calls == 2
+
+
+def test_a_claimed_discard_leaves_the_pond_without_an_event() -> None:
+    """The last discard taken into a meld: the claimer's meld is the event, not the pond."""
+    from vision.reading import SeatState
+    from vision.stability import events_between
+
+    before = SeatState(0, (), 13, (), (), tuple(parse_tiles("1m9p")))
+    claimed = SeatState(0, (), 13, (), (), tuple(parse_tiles("1m")))
+    assert events_between(before, claimed, 0, 0.0) == []
+    swept = SeatState(0, (), 13, (), (), ())
+    assert [e.type for e in events_between(before, swept, 0, 0.0)] == ["discards_seen"]
+
+
 def test_stabilizer_rejects_zero_frames() -> None:
     with pytest.raises(ValueError, match="at least 1 frame"):
         Stabilizer(0)
 
 
 def test_match_events_are_in_the_match_engines_form() -> None:
-    events = pytest.importorskip("scoring.match.events",
-                                 reason="the match engine (scoring/match) is not present")
+    from scoring.match import events
     s1 = detections(scene(discards="1m"), CAM)[0]
     s3 = detections(scene(hand="123m456p789s6s", discards="1m", flowers="f3",
                           melds=[("pung", "NNN", 1)]), CAM)[0]

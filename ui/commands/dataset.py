@@ -6,6 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
+from scoring.rulesets.registry import known_rulesets
 from ui.commands._numbers import PIXELS, SEED, THREADS, number
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
@@ -80,6 +81,9 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     syn.add_argument("--showdowns", type=number(float, 0, 1), default=None, metavar="P",
                      help="chance that a table scene is at a showdown, every hand face up "
                           "(default: the game's own, about 0.12)")
+    syn.add_argument("--ruleset", choices=known_rulesets(), default=None,
+                     help="make each showdown winner's hand a win under these rules and name "
+                          "them in the manifest (default: any complete hand)")
     syn.add_argument("--style", action="append", default=None,
                      help="only these art styles (repeatable; default all available)")
     syn.add_argument("--flat", action="store_true",
@@ -112,6 +116,24 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     cr.add_argument("--quiet", action="store_true", help="no progress line")
     cr.set_defaults(func=_crops)
 
+    df = sub.add_parser("die-faces", help="die-face classifier crops (train|val/die1..die6) "
+                        "of the dice on 1920x1080 table scenes, at the size a table camera sees")
+    df.add_argument("--out", type=Path, required=True, help="classifier folder to write")
+    df.add_argument("--scenes", type=number(int, 1, 10**7), default=100,
+                    help="how many table scenes (default 100; two dice each)")
+    df.add_argument("--per-die", type=number(int, 1, 100), default=4,
+                    help="jittered crops of each die (default 4)")
+    df.add_argument("--faces", choices=("art", "real", "mix"), default="mix",
+                    help="tile faces, as for synth (default mix)")
+    df.add_argument("--seed", type=SEED, default=0, help="seed; same seed, same dataset")
+    df.add_argument("--val", type=number(float, 0, 1), default=0.2,
+                    help="validation fraction of the scenes (default 0.2)")
+    df.add_argument("--workers", type=THREADS, default=max(1, (os.cpu_count() or 1)),
+                    help="parallel processes (default: all cores)")
+    df.add_argument("--overwrite", action="store_true", help="replace an existing folder")
+    df.add_argument("--quiet", action="store_true", help="no progress line")
+    df.set_defaults(func=_die_faces)
+
     art = sub.add_parser("setup-art", help="fetch the Debian tile sets (apt-get download) and "
                          "render their faces into the cache; optional, adds styles")
     art.set_defaults(func=_setup_art)
@@ -141,7 +163,7 @@ def _synth(args: argparse.Namespace) -> int:
                          class_set=args.classes, workers=args.workers, val_fraction=args.val,
                          overwrite=args.overwrite, flat=args.flat, styles=args.style,
                          progress=not args.quiet, faces=args.faces,
-                         showdowns=args.showdowns)
+                         showdowns=args.showdowns, ruleset=args.ruleset)
     print(summary)
     return 0
 
@@ -153,6 +175,17 @@ def _crops(args: argparse.Namespace) -> int:
                       per_scene=args.per_scene, faces=args.faces, val_fraction=args.val,
                       workers=args.workers, styles=args.style, also=tuple(args.also),
                       overwrite=args.overwrite, progress=not args.quiet))
+    return 0
+
+
+def _die_faces(args: argparse.Namespace) -> int:
+    from vision.training.die_faces import write_die_faces
+
+    summary = write_die_faces(args.out, args.scenes, seed=args.seed, per_die=args.per_die,
+                              faces=args.faces, val_fraction=args.val, workers=args.workers,
+                              overwrite=args.overwrite, progress=not args.quiet)
+    print(f"{summary.out}: {summary.images} crops of {summary.boxes} dice from "
+          f"{summary.scenes} scenes in {summary.seconds:.1f}s")
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from scoring.rulesets.registry import default_ruleset, help_text
 from ui.commands._numbers import CONFIDENCE, PIXELS, THREADS, number
 from ui.commands.read import add_backend
 
@@ -27,10 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     where.add_argument("--data", type=Path, help="YOLO-format folder")
     where.add_argument("--tables", type=Path, metavar="DIR",
                        help="folder of table scenes with manifests")
-    p.add_argument("--ruleset", default="shandong",
+    p.add_argument("--ruleset", default=default_ruleset(), metavar="RULESET",
                    help="with --tables: the rules a winner's hand is read by, unless a manifest "
-                        "names its own (default shandong: any complete hand, as the generator "
-                        "deals its winners)")
+                        "names its own, as scenes from `dataset synth --ruleset R` do "
+                        f"(default {default_ruleset()}); {help_text()}")
     p.add_argument("--reference", type=Path,
                    help="the mahjong-detector model.onnx (default: the installed package's)")
     p.add_argument("--no-reference", action="store_true", help="skip the reference model")

@@ -18,7 +18,8 @@ from scoring.errors import RecordError
 from scoring.jsonlimits import load_json, read_json_file
 from scoring.match import Match, MatchStore
 from scoring.match.events import Amendment, SignOff
-from ui.commands._numbers import MATCH_ID
+from scoring.rulesets.registry import help_text
+from ui.commands._numbers import MATCH_ID, number
 from ui.errors import CommandError
 
 
@@ -30,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     msub = p.add_subparsers(dest="match_command", metavar="ACTION")
 
     q = msub.add_parser("new", help="start a match")
-    q.add_argument("--ruleset", required=True, help="shandong, liaoyang or shanghai")
+    q.add_argument("--ruleset", required=True, metavar="RULESET",
+                   help=help_text())
     q.add_argument("--players", nargs=4, required=True, metavar="NAME",
                    help="four names, in seat order 0..3 (play order)")
     q.add_argument("--dealer", default="random",
@@ -103,6 +105,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("file")
     q.add_argument("--who", default="")
     q.set_defaults(func=run_event)
+
+    q = msub.add_parser("push", help="send a match's log to the tournament server (outbox)",
+                        description="Send the events the server lacks; the first push binds "
+                                    "the match to a server, round and table. Safe to repeat: "
+                                    "the server stores each event once.")
+    q.add_argument("match", type=MATCH_ID)
+    q.add_argument("--server", help="the tournament server, e.g. http://192.168.1.10:8765")
+    q.add_argument("--round", type=MATCH_ID, help="the tournament round this match is")
+    q.add_argument("--table", type=MATCH_ID, help="this table's number")
+    q.add_argument("--token", help="this table's token (or MJTABLE_TABLE_TOKEN)")
+    q.add_argument("--outbox", help="outbox file (default: the user's data folder)")
+    q.add_argument("--retry", action="store_true",
+                   help="while the server cannot be reached, keep trying (pauses up to 30 s)")
+    q.add_argument("--watch", type=number(float, 0.2, 3600, unit="seconds"),
+                   help="keep pushing new events every this many seconds (Ctrl-C stops)")
+    q.set_defaults(func=run_push)
 
     p.set_defaults(func=lambda args: _usage(p))
 
@@ -392,3 +410,39 @@ def run_event(args: argparse.Namespace) -> int:
         match = store.append_event(args.match, data, who=args.who)
         print(f"#{match.last_seq} logged; {match.status}")
     return 0
+
+
+def run_push(args: argparse.Namespace) -> int:
+    """Send the match's events the tournament server lacks (:mod:`ui.outbox`)."""
+    import os
+    import time
+
+    from ui.outbox import Outbox, SyncError, push_until_done
+
+    token = args.token or os.environ.get("MJTABLE_TABLE_TOKEN")
+    with Outbox(args.outbox) as outbox, _store(args) as store:
+        store.load(args.match)  # an unknown match is refused before anything is bound
+        if args.server and args.round and args.table and token:
+            outbox.bind(args.match, args.server, args.round, args.table, token)
+        elif outbox.binding(args.match) is None:
+            raise CommandError("the first push names --server, --round, --table and --token")
+
+        def report(line: str) -> None:
+            print(line, file=sys.stderr)
+
+        while True:
+            try:
+                got = (push_until_done(outbox, store, args.match, report=report)
+                       if args.retry or args.watch else outbox.push(store, args.match))
+            except SyncError as exc:
+                if args.watch and not exc.permanent:
+                    report(str(exc))
+                    time.sleep(args.watch)
+                    continue
+                raise CommandError(f"{exc}; the events wait in the match log, push again "
+                                   "later") from None
+            print(f"match {args.match}: {got.sent} sent, {got.duplicates} already there, "
+                  f"the server holds #{got.head}")
+            if not args.watch:
+                return 0
+            time.sleep(args.watch)

@@ -8,6 +8,7 @@ import math
 import sys
 from pathlib import Path
 
+from scoring.rulesets.registry import help_text
 from ui.commands._numbers import CONFIDENCE, PIXELS, SEAT, describe_range
 from ui.errors import CommandError
 
@@ -86,7 +87,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "`mjtable score`. What the picture cannot tell (who won on whose discard) "
                     "comes from the options or is stated as an assumption on stderr.")
     p.add_argument("image", help="photo of the table")
-    p.add_argument("--ruleset", required=True, help="shandong, liaoyang or shanghai")
+    p.add_argument("--ruleset", required=True, metavar="RULESET", help=help_text())
     p.add_argument("--dealer", type=SEAT, default=0, help="the dealer's seat (default 0)")
     p.add_argument("--winner", type=SEAT, help="the winner's seat (default: the seat showing 14)")
     p.add_argument("--by", choices=("self_draw", "discard", "rob_kong"), help="how it was won")

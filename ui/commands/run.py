@@ -37,6 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "labeled example in DIR, for 'mjtable dataset import examples' "
                         "(default: off)")
     add_backend(p)
+    p.add_argument("--sync", action="store_true",
+                   help="push the match to the tournament server it was bound to by "
+                        "'mjtable match push' (in the background; survives network drops)")
+    p.add_argument("--outbox", type=Path, help="with --sync: the outbox file (default: the "
+                                               "user's data folder)")
     p.add_argument("--tab", action="append", default=[], choices=("score", "match", "table"),
                    help="with --screenshot: grab this tab as PATH-TAB.png (repeatable)")
     p.add_argument("--screenshot", type=Path, help="save the window as PNG, then exit")
@@ -65,5 +70,6 @@ def run(args: argparse.Namespace) -> int:
                       screenshot=args.screenshot,
                       exit_after=args.exit_after, hand=args.hand or SAMPLE_HAND,
                       models=args.models, bottom_seat=args.bottom_seat,
-                      save_examples=args.save_examples, tabs=tuple(args.tab))
+                      save_examples=args.save_examples, tabs=tuple(args.tab),
+                      sync=args.sync, outbox=args.outbox)
     return run_app(opts)

@@ -7,6 +7,7 @@ import json
 from collections import Counter
 
 from scoring.record import MELD_TYPES, Meld
+from scoring.rulesets.registry import help_text
 from scoring.tiles import TILE_NAMES, format_tiles, parse_tiles, tile_from_name
 from scoring.waiting import seat_waits, wildcards_for
 from ui.errors import CommandError
@@ -22,8 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "exposed kong) or given as TYPE:TILES, e.g. concealed_kong:1111m.")
     p.add_argument("tiles", help="concealed tiles, e.g. 123m456p789s1122z")
     p.add_argument("--melds", nargs="*", default=[], metavar="MELD", help="laid-down melds")
-    p.add_argument("--ruleset", help="apply this ruleset's winning shapes (e.g. shandong)")
-    p.add_argument("--indicator", help="Liaoyang indicator tile; the next tile is the 混 wildcard")
+    p.add_argument("--ruleset", metavar="RULESET",
+                   help=f"apply this ruleset's winning shapes: {help_text()}")
+    p.add_argument("--indicator", help="indicator tile; the ruleset says which tile it makes "
+                   "the wildcard (without one: the next tile)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 

@@ -7,7 +7,9 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+from scoring.rulesets.registry import help_text
 from ui.commands._numbers import SEAT, number
 from ui.commands.read import (
     add_backend,
@@ -23,10 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "watch", help="run the live pipeline headless and print events",
         description="Read SOURCE (a webcam index such as 0, a video file, an rtsp:// or "
                     "http:// stream, or a folder of images) and print one JSON line per event: "
-                    "stable hands, discards, claims, flowers, dice and the wall break, wins, "
-                    "and camera status changes.")
+                    "stable hands, discards, claims, flowers, dice and the wall break, wins "
+                    "(each followed by its hand record), and camera status changes.")
     p.add_argument("source", help="camera index, video file, stream URL or image folder")
-    p.add_argument("--ruleset", help="shandong, liaoyang or shanghai (wall break, win shapes)")
+    p.add_argument("--ruleset", metavar="RULESET",
+                   help=f"for the wall break and win shapes: {help_text()}")
     p.add_argument("--dealer", type=SEAT, default=0, help="the dealer's seat (default 0)")
     p.add_argument("--stable", type=number(int, 1, 10_000), default=5, metavar="N",
                    help="frames a state must hold before it is reported (default 5)")
@@ -37,6 +40,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_detect_size(p)
     add_backend(p)
     p.set_defaults(func=run)
+
+
+def record_line(pipe: Any, result: Any, event: Any) -> dict[str, Any]:
+    """The hand record of a win as seen (self-drawn unless a person says otherwise), or why
+    there is none."""
+    line: dict[str, Any] = {"type": "record", "frame": event.frame,
+                            "time": round(event.timestamp, 3)}
+    try:
+        record, notes = pipe.hand_record(result, winner=event.data["seats"][0])
+    except ValueError as exc:
+        return {**line, "error": str(exc)}
+    return {**line, "record": record, "notes": notes}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,19 +67,26 @@ def run(args: argparse.Namespace) -> int:
                     capture_options={"realtime": args.realtime})
     frames = reused = 0
     t0 = time.perf_counter()
+    ended: list[Any] = []  # the reader reaches a file's end before its last frames are read
     try:
         for result in pipe.frames():
             frames += 1
             reused += result.reused
             for status in result.statuses:
+                if status.kind == "ended":
+                    ended.append(status)
+                    continue
                 print(json.dumps({"type": "capture", "kind": status.kind,
                                   "message": status.message}, ensure_ascii=False), flush=True)
             for event in result.events:
                 print(json.dumps(event.with_time(), ensure_ascii=False), flush=True)
+                if event.type == "win":  # the hand record the dashboard would score and log
+                    print(json.dumps(record_line(pipe, result, event), ensure_ascii=False),
+                          flush=True)
             if args.max_frames and frames >= args.max_frames:
                 break
         else:
-            for status in pipe.statuses():  # the end of a file comes after its last frame
+            for status in ended + pipe.statuses():  # printed after the file's last frame
                 print(json.dumps({"type": "capture", "kind": status.kind,
                                   "message": status.message}, ensure_ascii=False), flush=True)
     except CaptureError as exc:

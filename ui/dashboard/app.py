@@ -13,6 +13,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from scoring.jsonlimits import read_json_file
+from scoring.rulesets.registry import default_ruleset
 from ui.dashboard import i18n
 
 SAMPLE_HAND = Path(__file__).resolve().parent.parent / "samples" / "hand.json"
@@ -33,9 +34,12 @@ class RunOptions:
     models: Path | None = None  # None: the shipped models/ (or $MJTABLE_MODELS)
     bottom_seat: int = 0  # the seat at the bottom edge of the camera picture
     realtime: bool = True  # pace a video file at its own frame rate
+    loop: bool = True  # play a video file again when it ends (the demo)
     detector: object = None  # a ready vision Detector (tests); overrides ``models``
     save_examples: Path | None = None  # save each confirmed camera showdown here (off: None)
     tabs: tuple[str, ...] = ()  # with screenshot: grab each of these tabs (PATH-TAB.png)
+    sync: bool = False  # push the match to the tournament server it is bound to (ui.outbox)
+    outbox: Path | None = None  # None: the outbox in the user data folder
 
 
 def build_window(opts: RunOptions):
@@ -60,7 +64,15 @@ def build_window(opts: RunOptions):
         if matches:
             panel.open_match(matches[-1].id)
         else:
-            panel.new_match("shandong", {}, i18n.default_players(), 0)
+            panel.new_match(default_ruleset(), {}, i18n.default_players(), 0)
+    if opts.sync:
+        try:
+            start_sync(window, store, panel.match_id, opts.outbox)
+        except BaseException:
+            window.close()
+            window.deleteLater()
+            store.close()
+            raise
     if opts.hand is not None:
         try:
             record = read_json_file(opts.hand)
@@ -75,11 +87,33 @@ def build_window(opts: RunOptions):
         worker = CameraWorker(source, ruleset=match.ruleset if match else None,
                               options=dict(match.options) if match else None,
                               dealer=match.dealer if match else 0, realtime=opts.realtime,
+                              loop=opts.loop,
                               models=opts.models, bottom_seat=opts.bottom_seat,
                               detector=opts.detector, parent=window)
         window.attach_camera(worker)
         worker.start()
     return window
+
+
+def start_sync(window: Any, store: Any, match_id: int | None, outbox: Path | None) -> None:
+    """Push the open match in the background to the server ``mjtable match push`` bound it to;
+    the status bar shows how far the server is."""
+    from PySide6.QtWidgets import QLabel
+
+    from ui.outbox import Outbox, Syncer
+
+    with Outbox(outbox) as box:
+        if match_id is None or box.binding(match_id) is None:
+            raise ValueError(f"match {match_id} is not bound to a tournament server: run "
+                             f"`mjtable match push {match_id} --server URL --round R --table T "
+                             "--token TOKEN` once")
+    window.syncer = Syncer(store, match_id, outbox)
+    label = QLabel(window.syncer.state())
+    window.statusBar().addPermanentWidget(label)
+    timer = QTimer(window)
+    timer.timeout.connect(lambda: label.setText(window.syncer.state()))
+    timer.start(1000)
+    window.destroyed.connect(window.syncer.close)
 
 
 def save_screenshots(window: Any, path: Path, tabs: tuple[str, ...] = ()) -> list[Path]:
@@ -128,6 +162,8 @@ def run(opts: RunOptions) -> int:
         # tear down on the GUI thread while the application still exists: left to the
         # interpreter's shutdown, collecting Qt wrappers crashes in shiboken
         window.close()
+        if getattr(window, "syncer", None) is not None:
+            window.syncer.close()
         collector.stop()
         window.deleteLater()
         app.processEvents()

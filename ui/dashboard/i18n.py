@@ -38,7 +38,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "options": ("Options", "选项"),
     "option_derived": ("default (from the rules)", "默认（按规则）"),
     "timer": ("Timer", "计时"),
-    "timer_enable": ("Referee timer (Shanghai turn clocks)", "裁判计时（上海麻将出牌时限）"),
+    "timer_enable": ("Referee timer (the ruleset's turn clocks)", "裁判计时（规则的出牌时限）"),
     "timer_tip": ("15 s for 换牌 after the deal, 20 s to discard or to answer a claim",
                   "发牌后换牌15秒，出牌或吃碰杠和20秒"),
     "timer_stop": ("Stop: the player acted", "停止：玩家已操作"),
@@ -91,6 +91,9 @@ _TEXT: dict[str, tuple[str, str]] = {
     "camera_failed": ("camera: failed", "摄像头：故障"),
     "camera_skipped": ("camera: frames skipped", "摄像头：跳过的帧"),
     "camera_replay": ("camera: replaying the video", "摄像头：重播视频"),
+    "camera_ended": ("camera: the video ended", "摄像头：视频已结束"),
+    "hand_kept": ("the hand is kept as far as seen; nothing is logged until a person confirms",
+                  "本局保留至所见为止；经人确认前不记录"),
     "no_hand_to_correct": ("No hand to correct yet: a recognized win or a loaded record comes "
                            "first.", "尚无可更正的牌局：需先识别和牌或载入记录。"),
     "recognized": ("Hand recognized", "已识别和牌"),
@@ -130,10 +133,8 @@ _TEXT: dict[str, tuple[str, str]] = {
                     "双击某局可重新打开并更正。"),
 }
 
-# ruleset names, scoring units and detail keys as a referee reads them
+# scoring units and detail keys as a referee reads them (rulesets name themselves: ``label``)
 _WORDS: dict[str, tuple[str, str]] = {
-    "shandong": ("Shandong", "山东"), "shanghai": ("Shanghai", "上海"),
-    "liaoyang": ("Liaoyang", "辽阳"),
     "fan": ("fan", "番"), "hua": ("hua", "花"), "x": ("×", "倍"), "le": ("le", "勒"),
     "point": ("pt", "分"), "cap": ("cap", "封顶"), "count": ("×", "个"), "seat": ("seat", "座"),
     "claims": ("claims", "次"),
@@ -202,8 +203,10 @@ def tr(key: str) -> str:
 
 def word(key: str) -> str:
     """A known word (ruleset, unit, detail key, table state) in the language; else itself."""
-    pair = _WORDS.get(key)
-    return key if pair is None else pair[_lang]
+    from scoring.rulesets.registry import get_ruleset, known_rulesets
+
+    pair = get_ruleset(key).label if key in known_rulesets() else _WORDS.get(key)
+    return key if not pair or not pair[_lang] else pair[_lang]
 
 
 def wind(seat: int, dealer: int) -> str:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from scoring.errors import ScoringError
 from scoring.jsonlimits import read_json_file
 from scoring.record import HandRecord, Seat
+from scoring.rulesets.registry import default_ruleset
 from scoring.tiles import parse_tiles
 from scoring.waiting import seat_waits
 from ui.commands.waits import parse_meld
@@ -43,6 +44,9 @@ SEAT_CELLS = {0: (2, 0, 3), 1: (1, 2, 1), 2: (0, 0, 3), 3: (1, 0, 1)}
 SIDE_WIDTH = 200  # left and right seat panels
 # camera events logged as they happen (the rest of a hand is logged when a person confirms it)
 LIVE_EVENTS = ("dice", "wall_broken", "indicator")
+# camera events that wait while a recognized hand waits for a person: the next hand's dice
+# belong to the next hand, and its win is scored after this one
+HELD_EVENTS = (*LIVE_EVENTS, "win")
 
 
 class MainWindow(QMainWindow):
@@ -99,7 +103,8 @@ class MainWindow(QMainWindow):
         # (winner, seat state key) of the camera's showdown being scored, and of the last one
         # confirmed: the same showdown seen again is not a new hand
         self.pending_showdown: tuple[int, Any] | None = None
-        self.confirmed_showdown: tuple[int, Any] | None = None
+        self.confirmed_showdowns: set[tuple[int, Any]] = set()
+        self.held: list[tuple[Any, Any]] = []  # (reading, event) waiting for a confirmation
         if store is not None:
             self.match_panel = MatchPanel(store)
             self.match_panel.matchChanged.connect(self.show_match)
@@ -156,6 +161,9 @@ class MainWindow(QMainWindow):
             lambda i: self.mark_score_tab(False) if self.tabs.widget(i) is self.scoring else None)
 
         self.session.changed.connect(self.refresh_seats)
+        # a hand confirmed or cleared: what the camera saw meanwhile goes on
+        self.session.changed.connect(
+            lambda: self.release_held() if self.session.record is None and self.held else None)
         self.session.corrected.connect(self.correction_log.append)
         self.refresh_seats()
         self.resize(1366, 768)
@@ -183,13 +191,10 @@ class MainWindow(QMainWindow):
         waits: list[tuple[int, int]] = []
         if k not in winners and seat.concealed:
             visible = [t for j, s in enumerate(record.seats) if j != k for t in s.all_tiles()]
-            try:
-                waits = seat_waits(seat.concealed, seat.melds, ruleset=record.ruleset,
-                                   options=record.options,
-                                   context={"indicator": record.context.indicator},
-                                   visible=visible)
-            except ScoringError:
-                waits = seat_waits(seat.concealed, seat.melds, visible=visible)
+            waits = seat_waits(seat.concealed, seat.melds, ruleset=record.ruleset,
+                               options=record.options,
+                               context={"indicator": record.context.indicator},
+                               visible=visible, lenient=True)
         flagged = {ref for ref in self.session.suggestions if ref.seat == k}
         return SeatView(k, name, record.dealer, seat, total, waits, flagged, k in winners)
 
@@ -210,7 +215,7 @@ class MainWindow(QMainWindow):
 
     def show_reading(self, result: Any, waits: dict[int, list[tuple[int, int]]]) -> None:
         """Live seats while a hand is played; a recognized win becomes the hand to score."""
-        from ui.dashboard.vision_worker import hidden_counts, live_seats, suggestions_from
+        from ui.dashboard.vision_worker import hidden_counts, live_seats
 
         if self.closing:
             return
@@ -218,27 +223,52 @@ class MainWindow(QMainWindow):
         self.last_reading = result
         self.live_waits = waits
         self.live_hidden = hidden_counts(result)
+        # what one picture shows belongs together: dice still lying at a showdown are that
+        # hand's; only later pictures wait for the recognized hand
+        hold = bool(self.held) or self.awaiting_confirmation()
         for event in result.events:
-            if event.type in LIVE_EVENTS:
-                self.log_live_event(event)
-            if event.type == "dice" and self.match_panel is not None:
-                a, b = event.data["dice"][:2]
-                self.match_panel.add_roll(int(a), int(b))
-            elif event.type == "win":
-                winner = event.data["seats"][0]
-                state = result.hands[winner]  # the stable state the win was seen in
-                key = None if state is None else (winner, state.key)
-                if key is not None and key == self.confirmed_showdown:
-                    # the showdown just logged, seen again (a looping video, a camera glitch)
-                    self.statusBar().showMessage(tr("showdown_seen_again"), 8000)
-                elif self.session.record is None or (self.session.source == "sample"
-                                                     and not self.session.corrections):
-                    self.take_recognized_win(result, winner, suggestions_from(result))
-                    self.pending_showdown = key
-                else:
-                    self.statusBar().showMessage(tr("recognized_pending"), 10000)
+            if hold and event.type in HELD_EVENTS:
+                self.held.append((result, event))
+            else:
+                self.camera_event(result, event)
         if self.session.record is None:
             self.refresh_seats()
+
+    def awaiting_confirmation(self) -> bool:
+        """A hand the camera recognized waits for a person to confirm or correct it."""
+        return self.session.record is not None and self.session.source == "camera"
+
+    def camera_event(self, result: Any, event: Any) -> None:
+        from ui.dashboard.vision_worker import suggestions_from
+
+        if event.type in LIVE_EVENTS:
+            self.log_live_event(event)
+        if event.type == "dice" and self.match_panel is not None:
+            a, b = event.data["dice"][:2]
+            self.match_panel.add_roll(int(a), int(b))
+        elif event.type == "win":
+            winner = event.data["seats"][0]
+            state = result.hands[winner]  # the stable state the win was seen in
+            key = None if state is None else (winner, state.key)
+            if key is not None and key in self.confirmed_showdowns:
+                # a showdown already logged, seen again (a looping video, a camera glitch)
+                self.statusBar().showMessage(tr("showdown_seen_again"), 8000)
+            elif self.session.record is None or (self.session.source == "sample"
+                                                 and not self.session.corrections):
+                self.take_recognized_win(result, winner, suggestions_from(result))
+                self.pending_showdown = key
+            else:
+                self.statusBar().showMessage(tr("recognized_pending"), 10000)
+
+    def release_held(self) -> None:
+        """Camera events that waited for the last hand's confirmation, in the order seen (up
+        to the next recognized hand, which waits in turn)."""
+        held, self.held = self.held, []
+        for n, (result, event) in enumerate(held):
+            if self.awaiting_confirmation() and result is not self.showdown_result:
+                self.held = held[n:]
+                return
+            self.camera_event(result, event)
 
     def log_live_event(self, event: Any) -> None:
         """A camera event of :data:`LIVE_EVENTS` goes into the match log in the engine's own
@@ -247,22 +277,20 @@ class MainWindow(QMainWindow):
         if panel is None or panel.match_id is None or self.store is None:
             return
         try:
-            self.store.append_event(panel.match_id, event.to_json(), who="camera")
+            panel.session.log_event(event.to_json(), who="camera")
         except ValueError as exc:  # the match's refusals and the store's errors alike
             self.statusBar().showMessage(f"{tr('not_logged')}: {exc}", 10000)
-            return
-        panel.refresh()
 
     def take_recognized_win(self, result: Any, winner: int,
                             suggestions: dict[TileRef, list[tuple[int, float]]]) -> None:
         from vision.reading import build_record
 
         match = self.match_panel.match if self.match_panel else None
-        ruleset = match.ruleset if match else "shandong"
+        ruleset = match.ruleset if match else default_ruleset()
         dealer = match.dealer if match else 0
         try:
             record, notes = build_record(result.table, ruleset=ruleset, dealer=dealer,
-                                         winner=winner, dice=result.dice,
+                                         winner=winner, dice=result.hand_dice,
                                          options=match.options if match else None)
             self.session.load(record, source="camera", suggestions=suggestions)
             self.showdown_result = result
@@ -325,7 +353,11 @@ class MainWindow(QMainWindow):
         text = {"lost": tr("camera_lost"), "opened": live, "skipped": live,
                 "reconnected": live, "no_models": tr("camera_no_models"),
                 "failed": f"{tr('camera_failed')}: {message}", "ended": tr("camera_replay"),
+                "finished": tr("camera_ended"),
                 }.get(kind, f"{tr('camera')}: {message}")
+        if kind in ("lost", "failed", "finished") and (self.live is not None
+                                                       or self.awaiting_confirmation()):
+            text += f"; {tr('hand_kept')}"  # the seats stay as last seen; nothing is logged
         if getattr(self, "_skipped", 0):
             text += f"; {tr('camera_skipped')}: {self._skipped} (last: {self._last_skip})"
         self.camera_status.setText(text)
@@ -415,18 +447,14 @@ class MainWindow(QMainWindow):
         why = "; ".join(f"seat {c.seat} {c.what} ({c.who}: {c.why})"
                         for c in self.session.corrections) or "confirmed"
         try:
-            if self.logged_seq is not None:
-                self.store.amend(panel.match_id, self.logged_seq,
-                                 {"type": "hand_recorded", "record": record.to_json()},
-                                 who=self.operator, why=why)
-            else:
-                self.store.add_hand(panel.match_id, record.to_json(), who=self.operator, why=why)
+            panel.session.record_hand(record.to_json(), self.operator, why, self.logged_seq)
         except ValueError as exc:
             self.statusBar().showMessage(str(exc), 10000)
             return
         self.logged_seq = None
         if self.session.source == "camera":
-            self.confirmed_showdown = self.pending_showdown
+            if self.pending_showdown is not None:
+                self.confirmed_showdowns.add(self.pending_showdown)
             if self.save_examples is not None and self.showdown_result is not None:
                 self.save_example(self.showdown_result, record)
         self.pending_showdown = None

@@ -28,8 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scoring.rulesets.registry import get_ruleset, known_rulesets, ruleset_options
+from scoring.rulesets.registry import describe, known_rulesets, ruleset_options
 from ui.dashboard.i18n import default_players, seat_name, tr, word
+from ui.dashboard.match_session import MatchSession
 
 
 class NewMatchDialog(QDialog):
@@ -41,8 +42,10 @@ class NewMatchDialog(QDialog):
         layout = QVBoxLayout(self)
         form = QFormLayout()
         self.ruleset = QComboBox()
-        for name in known_rulesets():
+        for name in known_rulesets():  # names and help text from the registry
             self.ruleset.addItem(word(name), name)
+            self.ruleset.setItemData(self.ruleset.count() - 1, describe(name),
+                                     Qt.ItemDataRole.ToolTipRole)
         form.addRow(tr("ruleset"), self.ruleset)
         self.names = [QLineEdit(name) for name in default_players()]
         for k, edit in enumerate(self.names):
@@ -118,7 +121,8 @@ class NewMatchDialog(QDialog):
 
 
 class MatchPanel(QWidget):
-    """Shows one match from the store; ``matchChanged`` carries the match after every change."""
+    """Shows the match of a Qt-free :class:`MatchSession` (which holds the match and its dice);
+    ``matchChanged`` carries the match after every change."""
 
     matchChanged = Signal(object)
     message = Signal(str)  # a line for the status bar
@@ -126,10 +130,7 @@ class MatchPanel(QWidget):
     def __init__(self, store: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.store = store
-        self.match_id: int | None = None
-        self.match: Any = None
-        self.rolls: list[tuple[int, int]] = []
-        self._hands_seen = -1
+        self.session = MatchSession(store)
         layout = QVBoxLayout(self)
         self.header = QLabel()
         self.header.setWordWrap(True)
@@ -150,22 +151,23 @@ class MatchPanel(QWidget):
             b.clicked.connect(slot)
             row.addWidget(b)
         layout.addLayout(row)
+        self.session.changed.connect(self._show)
+        self.session.rolled.connect(lambda _roll: self.show_wall())
         self.refresh()
+
+    # the session holds the state; these read it for the main window and the tests
+    match_id = property(lambda self: self.session.match_id)
+    match = property(lambda self: self.session.match)
+    rolls = property(lambda self: self.session.rolls)
 
     # ------------------------------------------------------------ match lifecycle
 
     def new_match(self, ruleset: str, options: dict[str, Any], players: list[str],
                   first_dealer: int) -> int:
-        self.match_id = self.store.new_match(ruleset, options, players, first_dealer,
-                                             who="dashboard")
-        self.rolls = []
-        self.refresh()
-        return self.match_id
+        return self.session.new_match(ruleset, options, players, first_dealer)
 
     def open_match(self, match_id: int) -> None:
-        self.match_id = match_id
-        self.rolls = []
-        self.refresh()
+        self.session.open(match_id)
 
     def new_match_dialog(self) -> None:
         dialog = NewMatchDialog(self)
@@ -222,22 +224,20 @@ class MatchPanel(QWidget):
                                        indent=2), encoding="utf-8")
 
     def add_roll(self, a: int, b: int) -> None:
-        self.rolls.append((a, b))
-        self.show_wall()
+        self.session.add_roll(a, b)
 
     # ------------------------------------------------------------ showing
 
     def refresh(self) -> None:
-        if self.match_id is None:
-            self.match = None
+        """Reload the match from the store (the session then shows it here)."""
+        self.session.refresh()
+
+    def _show(self, m: Any) -> None:
+        if m is None:
             self.header.setText(f"{tr('match')}: —")
             self.table.setRowCount(0)
             self.wall.setText("")
             return
-        self.match = m = self.store.load(self.match_id)
-        if len(m.hands) != self._hands_seen:  # a new hand: its own dice
-            self._hands_seen = len(m.hands)
-            self.rolls = []
         counters = ", ".join(f"{word(k)} {v}" for k, v in m.counters.items()) or "—"
         levels = ""
         if m.levels:
@@ -282,14 +282,12 @@ class MatchPanel(QWidget):
             self.wall.setText("")
             return
         dice = " ".join(f"{a}+{b}" for a, b in self.rolls)
-        try:
-            rs = get_ruleset(self.match.ruleset)
-            wb = rs.wall_break(self.match.dealer, self.rolls[-2:], rs.resolve_options(
-                self.match.options))
+        wb, why = self.session.wall_break()
+        if wb is not None:
             where = tr("wall_of").format(self.match.players[wb.wall_seat], wb.stacks_skipped)
             if wb.explanation:
                 self.wall.setToolTip(wb.explanation)
-        except (ValueError, NotImplementedError) as exc:  # e.g. a second roll still to come
+        else:  # e.g. a second roll still to come
             where = tr("wall_wait").format(len(self.rolls))
-            self.wall.setToolTip(str(exc))
+            self.wall.setToolTip(why)
         self.wall.setText(f"{tr('dice')}: {dice} → {tr('break_wall')}: {where}")

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scoring.rulesets.shanghai.table import EXCHANGE_SECONDS, TURN_SECONDS
+from scoring.rulesets.registry import get_ruleset, known_rulesets
 from ui.dashboard.signals import Signal
 
 
@@ -27,15 +27,25 @@ class Phase:
     on_timeout_zh: str
 
 
-#: the Shanghai clocks, with the ruleset's numbers ("15秒…換牌", "20秒倒計時")
+def _clock_seconds() -> dict[str, float]:
+    """The clocks of the first ruleset that keeps them (Shanghai: "15秒…換牌", "20秒倒計時")."""
+    for name in known_rulesets():
+        seconds = get_ruleset(name).clock_seconds
+        if seconds:
+            return dict(seconds)
+    return {}
+
+
+_SECONDS = _clock_seconds()
+#: the countdowns and their timeouts; the lengths are the ruleset's
 PHASES: dict[str, Phase] = {p.key: p for p in (
-    Phase("exchange", EXCHANGE_SECONDS, "换牌 exchange", "换牌",
+    Phase("exchange", _SECONDS.get("exchange", 0), "换牌 exchange", "换牌",
           "no exchange for this seat", "该玩家不能换牌"),
-    Phase("discard", TURN_SECONDS, "discard", "出牌",
+    Phase("discard", _SECONDS.get("discard", 0), "discard", "出牌",
           "the drawn tile is discarded for the player", "自动打出摸到的牌"),
-    Phase("claim", TURN_SECONDS, "claim (吃/碰/杠/和)", "吃碰杠和",
+    Phase("claim", _SECONDS.get("claim", 0), "claim (吃/碰/杠/和)", "吃碰杠和",
           "the claim prompt lapses; the next player draws", "自动取消，下家摸牌"),
-)}
+) if p.seconds}
 
 
 class RefereeClock:

@@ -163,7 +163,10 @@ class CameraWorker(QThread):
                     self._play(self.source)
                 else:
                     self._recognize(detector)
-                if not self.loop or self._stop:
+                if self._stop:
+                    return
+                if not self.loop:
+                    self.status.emit("finished", "the video ended")
                     return
                 self.status.emit("ended", "the video ended; replaying")
                 time.sleep(0.2)
@@ -180,7 +183,8 @@ class CameraWorker(QThread):
         try:
             for frame in cap:
                 for st in cap.statuses():
-                    self.status.emit(st.kind, st.message)
+                    if st.kind != "ended":  # said once the last frame is shown (run)
+                        self.status.emit(st.kind, st.message)
                 self._offer_frame(frame.image, [])
                 self.frames_done += 1
                 if self._stop:
@@ -198,7 +202,8 @@ class CameraWorker(QThread):
         try:
             for n, result in enumerate(pipeline.frames()):
                 for st in result.statuses:
-                    self.status.emit(st.kind, st.message)
+                    if st.kind != "ended":  # the reader is ahead: said after the last frame
+                        self.status.emit(st.kind, st.message)
                 if not self._in_flight:
                     refs = tile_refs(result)
                     overlays = [dataclasses.replace(o, key=refs.get(int(o.key)))  # type: ignore[call-overload]

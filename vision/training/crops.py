@@ -53,9 +53,11 @@ def dihedral(crop: np.ndarray, k: int) -> np.ndarray:
 
 
 def symmetric_probs(crops: list[np.ndarray],
-                    probs: Callable[[list[np.ndarray]], np.ndarray]) -> np.ndarray:
-    """Class probabilities of ``crops`` averaged over their eight symmetries, in one batch."""
-    if not crops:
-        return probs([])
-    out = probs([dihedral(c, k) for k in range(8) for c in crops])
-    return out.reshape(8, len(crops), -1).mean(axis=0)
+                    probs: Callable[[list[np.ndarray]], np.ndarray],
+                    symmetries: int = 8) -> np.ndarray:
+    """Class probabilities of ``crops`` averaged over the first ``symmetries`` of their eight
+    (4: the quarter turns alone, for a tile, whose mirror image is no tile), in one batch."""
+    if not crops or symmetries <= 1:
+        return probs(crops)
+    out = probs([dihedral(c, k) for k in range(symmetries) for c in crops])
+    return out.reshape(symmetries, len(crops), -1).mean(axis=0)

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from scoring.errors import InvalidHand, RecordError
 from scoring.record import HandRecord, Meld, Win
-from scoring.rulesets.base import Ruleset, WallBreak
+from scoring.rulesets.base import Ruleset, WallBreak, WinnerFacts
 from scoring.rulesets.liaoyang import dice
 from scoring.rulesets.liaoyang.evaluator import evaluate_loser, evaluate_winner, readings
 from scoring.rulesets.liaoyang.facts import LoserSeat, WinnerHand
@@ -35,7 +35,16 @@ def _indicator_from(context: Any) -> Tile | None:
 class LiaoyangRuleset(Ruleset):
     name = "liaoyang"
     title = "辽阳麻将"
+    label = ("Liaoyang", "辽阳")
+    summary = "136 tiles, an indicator fixes the 混 wildcard, 底 caps, one winner"
     options = OPTIONS
+    Options = LiaoyangOptions
+    record_fields = frozenset({"context.indicator", "context.bao_tile", "seats.hun_discarded"})
+    wall_tiles = 136
+    last_tiles = dice.FENZHANG  # 分张: the last 4 drawable tiles
+    rolls = 2  # the dealer, then the second roller
+    turns_indicator = True
+    wall_end = (f"{dice.DRAW_TILES} (+{dice.PER_HUN_DISCARDED} per 混 discarded) remain")
     detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {
         "indicator": ("indicator", "翻牌"), "hun": ("wildcard", "混"),
         "jiqiang": ("鸡枪 tiles", "鸡枪"),
@@ -52,7 +61,7 @@ class LiaoyangRuleset(Ruleset):
 
     def validate(self, record: HandRecord) -> None:
         """What the Liaoyang spec forbids beyond the common record format."""
-        opts = LiaoyangOptions.from_mapping(record.options)
+        opts = self.opts(record)
         ind = record.context.indicator
         hun = hun_of(ind) if ind is not None else None
         for k, seat in enumerate(record.seats):
@@ -116,7 +125,7 @@ class LiaoyangRuleset(Ruleset):
         """Settle a hand; re-runs :meth:`validate` so callers that skip it (the match engine)
         still get the Liaoyang record checks."""
         self.validate(record)
-        opts = LiaoyangOptions.from_mapping(record.options)
+        opts = self.opts(record)
         ind = record.context.indicator
         hun = hun_of(ind) if ind is not None else None
         jiqiang = jiqiang_of(ind) if ind is not None else frozenset()
@@ -199,10 +208,46 @@ class LiaoyangRuleset(Ruleset):
 
     # ------------------------------------------------------------ table procedure
 
+    def drawable(self, undrawn: int, hun_discarded: int = 0, tail_drawn: int = 0) -> int:
+        """Play stops with 16 undrawn tiles, plus 2 for every 混 discarded."""
+        return max(0, undrawn - dice.draw_threshold(hun_discarded))
+
+    def next_roller(self, dealer: int, rolls: Sequence[tuple[int, int]],
+                    options: Mapping[str, Any]) -> int:
+        """The dealer, then the seat its roll counts to (option ``dice_count``)."""
+        if not rolls:
+            return dealer
+        opts = self.typed(options)
+        return dice.second_roller(dealer, sum(rolls[0]), opts.dice_count)
+
+    def roll_refusal(self, dealer: int, rolls: Sequence[tuple[int, int]], seat: int,
+                     options: Mapping[str, Any]) -> str | None:
+        want = self.next_roller(dealer, rolls, options)
+        if seat == want or not rolls:
+            return super().roll_refusal(dealer, rolls, seat, options)
+        return (f"the dealer's roll {sum(rolls[0])} makes seat {want} the second roller, "
+                f"not seat {seat}")
+
     def wall_break(self, dealer: int, rolls: Sequence[tuple[int, int]],
                    options: Mapping[str, Any]) -> WallBreak:
-        opts = LiaoyangOptions.from_mapping(options)
+        opts = self.typed(options)
         return dice.wall_break(dealer, rolls, opts.dice_count)
+
+    def claim_refusal(self, meld_type: str, tiles: Sequence[Tile], wildcards: frozenset[Tile],
+                      options: Mapping[str, Any]) -> str | None:
+        """A 混 is never used to 吃, and to 碰 or 杠 only with option ``hun_claims``."""
+        hun = next((t for t in tiles if t in wildcards), None)
+        opts = self.typed(options)
+        if hun is None or hun_may_be_claimed(meld_type, opts.hun_claims):
+            return None
+        what = {"chow": "吃", "pung": "碰"}.get(meld_type, "杠")
+        why = "混不能…用于吃牌" if meld_type == "chow" else "liaoyang option hun_claims"
+        return f"a 混 ({TILE_NAMES[hun]}) may not be used to {what} ({why})"
+
+    def win_refusal(self, facts: WinnerFacts, options: Mapping[str, Any]) -> str | None:
+        if facts.hun_discarded:
+            return f"seat {facts.seat} discarded a 混 and cannot win this hand"
+        return None
 
     def escape_penalty(self, leaver: int, flower_points: int,
                        options: Mapping[str, Any]) -> list[Transfer]:
@@ -210,7 +255,7 @@ class LiaoyangRuleset(Ruleset):
         (掉底: the most one loser pays on a win short of 摇). Liaoyang has no flowers."""
         if not 0 <= leaver <= 3:
             raise ValueError(f"seat number {leaver} is out of range 0..3")
-        opts = LiaoyangOptions.from_mapping(options)
+        opts = self.typed(options)
         return [Transfer(leaver, k, opts.di, "逃跑: one 底 to each other player",
                          "逃跑：付其他每家一个底")
                 for k in range(4) if k != leaver]

@@ -95,11 +95,14 @@ def multipliers(record: HandRecord, win: Win) -> list[Item]:
     return out
 
 
-def evaluate(record: HandRecord, win: Win, options: Mapping[str, Any]) -> WinValue:
-    """The reading worth the most 番 (ties: the first in the engine's order)."""
+def evaluate(record: HandRecord, win: Win, options: Mapping[str, Any],
+             found: list[Decomposition] | None = None) -> WinValue:
+    """The reading worth the most 番 (ties: the first in the engine's order) among ``found``,
+    the winning readings when the caller has them already."""
     seat = record.seats[win.seat]
-    found = winning_readings(seat.concealed, seat.melds, options["qidui_four_of_a_kind"],
-                             where=f"seats[{win.seat}]")
+    if found is None:
+        found = winning_readings(seat.concealed, seat.melds, options["qidui_four_of_a_kind"],
+                                 where=f"seats[{win.seat}]")
     best: tuple[Decomposition, tuple[Fan, ...]] | None = None
     for reading in found:
         fans = fans_of(WinFacts.of(record, win, reading), options)

@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from scoring.engine import Decomposition
 from scoring.errors import InvalidHand, RecordError
 from scoring.record import HandRecord, Win
 from scoring.rulesets.shandong.shapes import winning_readings
 from scoring.tiles import is_flower
 
 
-def validate(record: HandRecord, options: Mapping[str, Any]) -> None:
+def validate(record: HandRecord, options: Mapping[str, Any]) -> dict[int, list[Decomposition]]:
+    """Refuse what Shandong forbids; the winning readings of each winner, found once."""
+    found: dict[int, list[Decomposition]] = {}
     for i, win in enumerate(record.wins):
         where = f"wins[{i}]"
         if is_flower(win.tile):
@@ -22,8 +25,10 @@ def validate(record: HandRecord, options: Mapping[str, Any]) -> None:
         _check_first_turn(record, win, where)
         _check_replacement(record, win, where)
         seat = record.seats[win.seat]
-        winning_readings(seat.concealed, seat.melds, options["qidui_four_of_a_kind"],
-                         where=f"seats[{win.seat}]")
+        found[win.seat] = winning_readings(seat.concealed, seat.melds,
+                                           options["qidui_four_of_a_kind"],
+                                           where=f"seats[{win.seat}]")
+    return found
 
 
 def _check_minglou(record: HandRecord, win: Win, where: str) -> None:

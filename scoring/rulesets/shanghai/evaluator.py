@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import InvalidHand
-from scoring.record import Context
 from scoring.rulesets.shanghai.fans import FLOORS, MULTIPLIERS, PATTERNS, MenQing, Pattern
 from scoring.rulesets.shanghai.fans.flowers import flower_items
-from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.shanghai.hand import HandFacts
 from scoring.settlement import Item
 
 ALLOWED = "碰碰胡, 混一色, 清一色, 混碰, 清碰, 风一色, 风碰, 八花齐"
@@ -31,11 +30,11 @@ class ShareResult:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-def qualifying_patterns(hand: WinFacts) -> list[type[Pattern]]:
+def qualifying_patterns(hand: HandFacts) -> list[Pattern]:
     return [p for p in PATTERNS if p.is_condition_met(hand)]
 
 
-def refusal(hand: WinFacts) -> str:
+def refusal(hand: HandFacts) -> str:
     """Why a hand with no Shanghai pattern does not win."""
     if hand.has_shape:
         return f"a plain hand (平胡) does not win in Shanghai; only {ALLOWED}"
@@ -44,21 +43,20 @@ def refusal(hand: WinFacts) -> str:
     return f"not a winning shape; only {ALLOWED} win in Shanghai"
 
 
-def evaluate(hand: WinFacts, options: Mapping[str, Any], context: Context) -> ShareResult:
+def evaluate(hand: HandFacts, options: Mapping[str, Any]) -> ShareResult:
     """The highest share this win is worth; raises :class:`InvalidHand` when nothing qualifies."""
     candidates = qualifying_patterns(hand)
     if not candidates:
         raise InvalidHand(refusal(hand), f"seats[{hand.seat}]", reason="no_pattern")
-    results = [_share_for(p, hand, options, context) for p in candidates]
+    results = [_share_for(p, hand, options) for p in candidates]
     best = max(range(len(results)), key=lambda i: (results[i].share, candidates[i].rank))
     return results[best]
 
 
-def _share_for(pattern: type[Pattern], hand: WinFacts, options: Mapping[str, Any],
-               context: Context) -> ShareResult:
+def _share_for(pattern: Pattern, hand: HandFacts, options: Mapping[str, Any]) -> ShareResult:
     le = int(options["le"])
     items: list[Item] = []
-    if pattern.le is None:
+    if pattern.fan is None:
         base = int(options["base"])
         flowers = flower_items(hand)
         hua = sum(int(i.value) for i in flowers)
@@ -66,26 +64,26 @@ def _share_for(pattern: type[Pattern], hand: WinFacts, options: Mapping[str, Any
         parts = (Item("底", base, "point", "the base (option base)", "底分（选项 base）"),
                  *flowers)
         items.append(Item(pattern.name, value, "point",
-                          f"{pattern.gloss}; 底 {base} + 花 {hua} = {value}",
-                          f"{pattern.gloss_zh}；底 {base} + 花 {hua} = {value}", parts))
+                          f"{pattern.note}; 底 {base} + 花 {hua} = {value}",
+                          f"{pattern.note_zh}；底 {base} + 花 {hua} = {value}", parts))
     else:
-        value = pattern.le * le
-        items.append(Item(pattern.name, pattern.le, "le", f"{pattern.gloss}; = {value} points",
-                          f"{pattern.gloss_zh}；= {value} 分"))
+        value = pattern.fan * le
+        items.append(Item(pattern.name, pattern.fan, "le", f"{pattern.note}; = {value} points",
+                          f"{pattern.note_zh}；= {value} 分"))
     floors = [f for f in FLOORS if f.is_condition_met(hand, options)]
     for f in floors:
-        raised = max(value, f.le * le)
-        items.append(Item(f.name, f.le, "le",
-                          f"{f.gloss}; at least 1 勒子: {value} -> {raised}",
-                          f"{f.gloss_zh}；至少1勒子：{value} -> {raised}"))
+        raised = max(value, (f.fan or 0) * le)
+        items.append(Item(f.name, f.fan, "le",
+                          f"{f.note}; at least 1 勒子: {value} -> {raised}",
+                          f"{f.note_zh}；至少1勒子：{value} -> {raised}"))
         value = raised
     cap_base = pattern.cap_base
     cap_doublings = 0
     for m in MULTIPLIERS:
-        if m.is_condition_met(hand, context):
-            value *= m.factor
-            items.append(Item(m.name, m.factor, "x", m.gloss, m.gloss_zh))
-            if m is MenQing:
+        if m.is_condition_met(hand, options):
+            value *= m.fan
+            items.append(m.item())
+            if isinstance(m, MenQing):
                 cap_base = max(cap_base, 2)
             if m.raises_cap:
                 cap_doublings += 1

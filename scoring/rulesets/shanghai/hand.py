@@ -7,16 +7,16 @@ shape only: 七对 never wins here, so it is looked at only to name the refusal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from scoring.engine import Decomposition, counts_of, decompositions, is_seven_pairs
-from scoring.record import HandRecord, Meld, Win
+from scoring.record import Context, HandRecord, Meld, Win
 from scoring.tiles import Tile, is_flower, is_honor, suit_of
 
 
 @dataclass(frozen=True)
-class WinFacts:
+class HandFacts:
     """One winner's tiles, melds and flowers, and the win itself."""
 
     seat: int
@@ -24,11 +24,12 @@ class WinFacts:
     melds: tuple[Meld, ...]
     flowers: tuple[Tile, ...]
     win: Win
+    context: Context = field(default_factory=Context)  # the dice and 荒番, for the multipliers
 
     @classmethod
-    def of(cls, record: HandRecord, win: Win) -> WinFacts:
+    def of(cls, record: HandRecord, win: Win) -> HandFacts:
         seat = record.seats[win.seat]
-        return cls(win.seat, seat.concealed, seat.melds, seat.flowers, win)
+        return cls(win.seat, seat.concealed, seat.melds, seat.flowers, win, record.context)
 
     @property
     def by_flowers(self) -> bool:

@@ -6,19 +6,35 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from scoring.record import HandRecord, Meld, Win
-from scoring.rulesets.base import Ruleset, WallBreak
+from scoring.rulesets.base import Ruleset, WallBreak, WinnerFacts
 from scoring.rulesets.shanghai import payments, table
 from scoring.rulesets.shanghai.contracts import contracts
 from scoring.rulesets.shanghai.evaluator import ShareResult, evaluate, qualifying_patterns
-from scoring.rulesets.shanghai.hand import WinFacts
-from scoring.rulesets.shanghai.options import OPTIONS
-from scoring.settlement import Item, Settlement, Transfer, WinScore
+from scoring.rulesets.shanghai.hand import HandFacts
+from scoring.rulesets.shanghai.louhu import may_win_on_discard
+from scoring.rulesets.shanghai.options import OPTIONS, ShanghaiOptions
+from scoring.settlement import Item, Number, Settlement, Transfer, WinScore
+from scoring.tiles import TILE_NAMES
 
 
 class ShanghaiRuleset(Ruleset):
     name = "shanghai"
     title = "上海麻将"
+    label = ("Shanghai", "上海")
+    summary = "144 tiles with flowers, special hands only, 勒子 caps, 承包, 漏胡"
     options = OPTIONS
+    Options = ShanghaiOptions
+    record_fields = frozenset({"context.huangfan"})
+    wall_tiles = 144
+    has_flowers = True
+    rolls = 1
+    multi_win = True
+    counters = ("huangfan",)
+    louhu = True
+    exchange_tiles = table.EXCHANGE_TILES
+    clock_seconds: ClassVar[Mapping[str, float]] = {
+        "exchange": table.EXCHANGE_SECONDS, "discard": table.TURN_SECONDS,
+        "claim": table.TURN_SECONDS}
     detail_labels: ClassVar[Mapping[str, tuple[str, str]]] = {
         "value": ("value before the cap", "封顶前数值"), "cap": ("cap", "封顶"),
         "floors": ("raised to 1 勒子 by", "保底1勒子"), "contracts": ("承包 contracts", "承包"),
@@ -28,12 +44,12 @@ class ShanghaiRuleset(Ruleset):
 
     def validate(self, record: HandRecord) -> None:
         """Refuse a win with no pattern (impossible records are refused by the core)."""
-        opts = self.resolve_options(record.options)
+        opts = self.opts(record)
         for w in record.wins:
-            evaluate(WinFacts.of(record, w), opts, record.context)
+            evaluate(HandFacts.of(record, w), opts)
 
     def score(self, record: HandRecord) -> Settlement:
-        opts = self.resolve_options(record.options)
+        opts = self.opts(record)
         huangfan = payments.next_huangfan(record)
         if record.outcome == "draw":
             return Settlement(
@@ -45,7 +61,7 @@ class ShanghaiRuleset(Ruleset):
                             f"和局：无人付分，荒番 {record.context.huangfan} -> {huangfan}，"
                             "庄家连庄")])
         results: dict[int, ShareResult] = {
-            w.seat: evaluate(WinFacts.of(record, w), opts, record.context) for w in record.wins}
+            w.seat: evaluate(HandFacts.of(record, w), opts) for w in record.wins}
         shares = {seat: r.share for seat, r in results.items()}
         transfers = payments.win_transfers(record, shares, opts)
         le = int(opts["le"])
@@ -66,16 +82,28 @@ class ShanghaiRuleset(Ruleset):
         if not concealed or len(concealed) + 3 * len(melds) != 14:
             return False
         win = Win(seat=0, tile=concealed[-1], by="self_draw")
-        hand = WinFacts(0, tuple(concealed), melds, (), win)
+        hand = HandFacts(0, tuple(concealed), melds, (), win)
         return bool(qualifying_patterns(hand))
 
     def wall_break(self, dealer: int, rolls: Sequence[tuple[int, int]],
                    options: Mapping[str, Any]) -> WallBreak:
         return table.wall_break(dealer, rolls)
 
+    def win_refusal(self, facts: WinnerFacts, options: Mapping[str, Any]) -> str | None:
+        if facts.by == "discard" and not may_win_on_discard(facts.tile, facts.passed):
+            return (f"漏胡: seat {facts.seat} passed on {TILE_NAMES[facts.tile]} while it would "
+                    "win and has not drawn, claimed or konged since")
+        return None
+
+    def exchange_on(self, options: Mapping[str, Any]) -> bool:
+        return bool(self.typed(options).exchange)
+
+    def escape_room_fee(self, options: Mapping[str, Any]) -> Number:
+        return table.escape_room_fee(self.typed(options))
+
     def escape_penalty(self, leaver: int, flower_points: int,
                        options: Mapping[str, Any]) -> list[Transfer]:
         """One 底 from the leaver, 75% of it shared by the other three (see
         :func:`table.escape_penalty`); flowers do not matter here. The match engine also resets
         the 荒番 counter to 0 when a player leaves."""
-        return table.escape_penalty(leaver, self.resolve_options(options))
+        return table.escape_penalty(leaver, self.typed(options))

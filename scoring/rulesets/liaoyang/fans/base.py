@@ -1,4 +1,4 @@
-"""A 番 item: Chinese name and value as class attributes, and how many times it applies.
+"""A Liaoyang 番 item: the shared :class:`scoring.rulesets.fan.Fan`, counting occurrences.
 
 Winner items look at one :class:`Reading`; those with ``per_reading = False`` depend only on the
 physical hand and the way of winning, so the evaluator computes them once, not per 混 assignment.
@@ -9,26 +9,21 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from scoring.rulesets.fan import Fan
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
 
 
-class WinnerFan:
-    name: ClassVar[str]
+class WinnerFan(Fan[Reading, LiaoyangOptions]):
     fan: ClassVar[int] = 1  # 番 per occurrence
-    note: ClassVar[str]
-    note_zh: ClassVar[str]  # the same in Chinese
     per_reading: ClassVar[bool] = False  # depends on what the 混 stand for
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         raise NotImplementedError
 
 
-class LoserFan:
-    name: ClassVar[str]
+class LoserFan(Fan[LoserSeat, LiaoyangOptions]):
     fan: ClassVar[int] = 1
-    note: ClassVar[str]
-    note_zh: ClassVar[str]  # the same in Chinese
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         raise NotImplementedError

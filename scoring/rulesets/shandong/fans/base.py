@@ -1,18 +1,16 @@
-"""A 番 item: Chinese name and value as class attributes, and one condition (cf. Yaku)."""
+"""A Shandong 番 item: the shared :class:`scoring.rulesets.fan.Fan`, one condition per item."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from scoring.rulesets.fan import Fan as BaseFan
 from scoring.rulesets.shandong.facts import WinFacts
 
 
-class Fan:
-    name: ClassVar[str]
+class Fan(BaseFan[WinFacts, Mapping[str, Any]]):
     fan: ClassVar[int]
-    note: ClassVar[str]  # the condition in a few English words, shown to the referee
-    note_zh: ClassVar[str]  # the same in Chinese
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
         raise NotImplementedError

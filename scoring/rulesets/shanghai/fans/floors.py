@@ -2,43 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.fan import Fan
+from scoring.rulesets.shanghai.hand import HandFacts
 
 
-class Floor:
-    name: ClassVar[str]
-    le: ClassVar[int] = 1
-    gloss: ClassVar[str]
-    gloss_zh: ClassVar[str]  # the same in Chinese
+class Floor(Fan[HandFacts, Any]):
+    fan: ClassVar[int] = 1  # the value is raised to this many 勒子
+    unit: ClassVar[str] = "le"
 
-    @classmethod
-    def is_condition_met(cls, hand: WinFacts, options: Mapping[str, Any]) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         raise NotImplementedError
 
 
 class GangKai(Floor):
     name = "杠开"
-    gloss = "self-drawn on a kong or flower replacement"
-    gloss_zh = "杠或补花后的补牌自摸"
+    note = "self-drawn on a kong or flower replacement"
+    note_zh = "杠或补花后的补牌自摸"
 
-    @classmethod
-    def is_condition_met(cls, hand: WinFacts, options: Mapping[str, Any]) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         return hand.win.is_self_draw and hand.win.replacement is not None
 
 
 class DaDiaoChe(Floor):
     name = "大吊车"
-    gloss = "four melds laid down, won on a single-tile wait"
-    gloss_zh = "四副副露摊下，单吊和牌"
+    note = "four melds laid down, won on a single-tile wait"
+    note_zh = "四副副露摊下，单吊和牌"
 
-    @classmethod
-    def is_condition_met(cls, hand: WinFacts, options: Mapping[str, Any]) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         # with four melds the two standing tiles are the pair: the wait was a single tile
         return (not hand.by_flowers and len(hand.concealed) == 2
                 and hand.laid_down(bool(options["dadiaoche_counts_concealed_kong"])) == 4)
 
 
-FLOORS: tuple[type[Floor], ...] = (GangKai, DaDiaoChe)
+FLOORS: tuple[Floor, ...] = (GangKai(), DaDiaoChe())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.shanghai.hand import HandFacts
 from scoring.settlement import Item
 from scoring.tiles import TILE_NAMES, is_dragon, is_suit, is_wind
 
@@ -58,7 +58,7 @@ _KIND_NAMES = {"triplet": "刻", "exposed_kong": "明杠", "added_kong": "补杠
                "concealed_kong": "暗杠"}
 
 
-def flower_items(hand: WinFacts) -> list[Item]:
+def flower_items(hand: HandFacts) -> list[Item]:
     """Every 花 the winner earns, one item per flower or set."""
     items = [Item("花", BONUS_FLOWER, "hua", f"bonus flower {TILE_NAMES[f]}",
                   f"花牌 {TILE_NAMES[f]}") for f in hand.flowers]

@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from scoring.record import Context
-from scoring.rulesets.shanghai.hand import WinFacts
+from scoring.rulesets.fan import Fan
+from scoring.rulesets.shanghai.hand import HandFacts
 
 
-class Multiplier:
-    name: ClassVar[str]
-    factor: ClassVar[int] = 2
+class Multiplier(Fan[HandFacts, Any]):
+    fan: ClassVar[int] = 2  # the factor
+    unit: ClassVar[str] = "x"
     raises_cap: ClassVar[bool]  # doubles the cap too (开宝, 荒番)
-    gloss: ClassVar[str]
-    gloss_zh: ClassVar[str]  # the same in Chinese
 
-    @classmethod
-    def is_condition_met(cls, hand: WinFacts, context: Context) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         raise NotImplementedError
 
 
 class MenQing(Multiplier):
     name, raises_cap = "门清", False
-    gloss = "no 吃, 碰, 明杠 or 补杠 (暗杠 allowed)"
-    gloss_zh = "没有吃、碰、明杠或补杠（暗杠可以）"
+    note = "no 吃, 碰, 明杠 or 补杠 (暗杠 allowed)"
+    note_zh = "没有吃、碰、明杠或补杠（暗杠可以）"
 
-    @classmethod
-    def is_condition_met(cls, hand: WinFacts, context: Context) -> bool:
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
         return hand.menqing
 
 
@@ -37,22 +33,20 @@ def is_kaibao(dice: tuple[int, int] | None) -> bool:
 
 class KaiBao(Multiplier):
     name, raises_cap = "开宝", True
-    gloss = "dice show a double or 1 and 4"
-    gloss_zh = "骰子为对子或1和4"
+    note = "dice show a double or 1 and 4"
+    note_zh = "骰子为对子或1和4"
 
-    @classmethod
-    def is_condition_met(cls, hand: WinFacts, context: Context) -> bool:
-        return is_kaibao(context.dice)
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
+        return is_kaibao(hand.context.dice)
 
 
 class HuangFan(Multiplier):
     name, raises_cap = "荒番", True
-    gloss = "the 荒番 counter is above 0"
-    gloss_zh = "荒番计数大于0"
+    note = "the 荒番 counter is above 0"
+    note_zh = "荒番计数大于0"
 
-    @classmethod
-    def is_condition_met(cls, hand: WinFacts, context: Context) -> bool:
-        return context.huangfan > 0
+    def is_condition_met(self, hand: HandFacts, options: Any) -> bool:
+        return hand.context.huangfan > 0
 
 
-MULTIPLIERS: tuple[type[Multiplier], ...] = (MenQing, KaiBao, HuangFan)
+MULTIPLIERS: tuple[Multiplier, ...] = (MenQing(), KaiBao(), HuangFan())

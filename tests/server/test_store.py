@@ -1,0 +1,219 @@
+"""The tournament store on both engines: exactly-once ingest validated by the match engine,
+referee actions and amendments logged with who and why, replayed requests applied once."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from scoring.match import replay
+from scoring.tournament import Tournament, standings
+from tests.server.helpers import logs_for, names, seated_store, wire
+from tests.tournament.hands import next_hand
+from ui.server.engines import StoreUnavailable
+from ui.server.migrations import LATEST
+from ui.server.store import REFEREE_SEQ, Refused, TournamentStore
+
+
+def test_standings_equal_the_replayed_logs_of_every_table(db_url):
+    with seated_store(db_url, names(8)) as store:
+        logs = logs_for(store, 5)
+        for table, log in logs.items():
+            got = store.ingest(1, table, wire(log), "table")
+            assert got.applied == len(log) and got.head == log[-1].seq
+        result = store.standings()
+        for t in result.tables:
+            assert list(t.totals) == replay(logs[t.table]).totals
+        # the same standings as the pure model folds from the same logs
+        pure = standings(store.tournament(), store.actions(),
+                         {(1, k): v for k, v in logs.items()})
+        assert result.rows == pure.rows
+
+
+def test_a_resent_event_is_stored_once_and_a_different_one_is_refused(db_url):
+    with seated_store(db_url, names(4)) as store:
+        log = wire(logs_for(store, 3)[1])
+        store.ingest(1, 1, log[:3], "table")
+        again = store.ingest(1, 1, log, "table")  # the first three again, then the rest
+        assert (again.applied, again.duplicates, again.head) == (1, 3, 4)
+        assert len(store.log(1, 1)) == 4
+        other = wire(logs_for(store, 3, seed=50)[1])
+        with pytest.raises(Refused, match="another body") as info:
+            store.ingest(1, 1, [other[2]], "table")
+        assert info.value.status == 409
+
+
+def test_a_gap_or_an_illegal_event_refuses_the_whole_batch_and_stores_nothing(db_url):
+    with seated_store(db_url, names(4)) as store:
+        log = wire(logs_for(store, 3)[1])
+        with pytest.raises(Refused, match="before #1"):
+            store.ingest(1, 1, log[1:], "table")
+        bad = dict(log[2], event={**log[2]["event"]})
+        bad["event"]["record"] = {**bad["event"]["record"], "dealer": 3}
+        with pytest.raises(Refused, match="deals this hand"):
+            store.ingest(1, 1, [log[0], log[1], bad], "table")
+        assert store.head(1, 1) == 0 and store.log(1, 1) == []
+
+
+def test_a_match_that_is_not_the_seating_is_refused(db_url):
+    with seated_store(db_url, names(8)) as store:
+        logs = logs_for(store, 1)
+        with pytest.raises(Refused, match="seats"):
+            store.ingest(1, 2, wire(logs[1]), "table")
+        with pytest.raises(Refused, match="no table 9"):
+            store.ingest(1, 9, wire(logs[1]), "table")
+
+
+def test_a_match_must_play_the_tournament_s_rules_however_they_are_written(db_url):
+    from tests.tournament.hands import table_log
+
+    with seated_store(db_url, names(8)) as store:
+        first, second = (store.seating(1, t).players for t in (1, 2))
+        spelled_out = table_log("shandong", first, 1, 1, {"base": 5})  # the default
+        assert store.ingest(1, 1, wire(spelled_out), "table").applied == 2
+        house = table_log("shandong", second, 1, 1, {"base": 10})
+        with pytest.raises(Refused, match="options differ"):
+            store.ingest(1, 2, wire(house), "table")
+
+
+def test_hostile_text_is_stored_as_text(db_url):
+    evil = ["Robert'); DROP TABLE events;--", "x' OR '1'='1", "李雷", "P03"]
+    with seated_store(db_url, evil) as store:
+        log = logs_for(store, 2)[1]
+        store.ingest(1, 1, wire(log), "table'; DELETE FROM writes;--")
+        store.act({"name": "adjustment", "why": "'; DROP TABLE actions;--", "player": evil[0],
+                   "points": -5}, "ref")
+        assert store.standings().row(evil[0]).adjustments == -5
+        assert len(store.log(1, 1)) == 3
+        assert store.writes()[1]["actor"] == "table'; DELETE FROM writes;--"
+
+
+def test_a_referee_strike_changes_the_standings_and_a_replayed_request_applies_once(db_url):
+    with seated_store(db_url, names(4)) as store:
+        log = logs_for(store, 2)[1]
+        store.ingest(1, 1, wire(log), "table")
+        before = store.standings().tables[0]
+        first = store.amend(1, 1, 3, None, "Ref Wang", "wrong table", request_id="r-1")
+        again = store.amend(1, 1, 3, None, "Ref Wang", "wrong table", request_id="r-1")
+        assert again == {**first, "replayed": True}
+        amends = [r for r in store.log(1, 1) if r.seq >= REFEREE_SEQ]
+        assert len(amends) == 1
+        after = store.standings().tables[0]
+        assert after.hands == before.hands - 1
+        assert list(after.totals) == replay(store.log(1, 1)).totals
+        # the table's next hand is checked against the amended log (its dealer, its counters)
+        event, state = next_hand(replay(store.log(1, 1)), random.Random(0))
+        store.ingest(1, 1, [{"seq": 4, "event": event.to_json()}], "table")
+        assert list(store.standings().tables[0].totals) == state.totals
+        whys = [w["why"] for w in store.writes()]
+        assert any("wrong table" in w for w in whys)
+
+
+def test_an_amendment_after_which_the_log_no_longer_replays_is_refused(db_url):
+    with seated_store(db_url, names(4)) as store:
+        store.ingest(1, 1, wire(logs_for(store, 1)[1]), "table")
+        with pytest.raises(Refused, match="match_created cannot be struck"):
+            store.amend(1, 1, 1, None, "ref", "oops")
+        with pytest.raises(Refused, match="reason"):
+            store.amend(1, 1, 2, None, "ref", "  ")
+
+
+def test_referee_actions_are_checked_logged_and_replayed_once(db_url):
+    with seated_store(db_url, names(8)) as store:
+        penalty = {"name": "adjustment", "why": "late", "player": "P01", "points": -10}
+        first = store.act(penalty, "Ref Li", request_id="abc")
+        assert store.act(penalty, "Ref Li", request_id="abc")["replayed"]
+        assert store.standings().row("P01").adjustments == -10
+        with pytest.raises(Refused, match="not a registered player"):
+            store.act({**penalty, "player": "Nobody"}, "Ref Li")
+        with pytest.raises(Refused, match="has 2 rounds"):
+            store.act({"name": "round_seated", "why": "x", "round": 3,
+                       "tables": [t.to_json() for t in store.actions()[0].tables]}, "Ref Li")
+        store.act({"name": "substituted", "why": "ill", "round": 1, "table": 2, "seat": 1,
+                   "substitute": "Stand-in"}, "Ref Li")
+        store.act({"name": "round_closed", "why": "time", "round": 1}, "Ref Li")
+        with pytest.raises(Refused, match="closed"):
+            store.ingest(1, 1, wire(logs_for(store, 1)[1]), "table")
+        assert first["name"] == "adjustment"
+        assert [w["actor"] for w in store.writes()][:3] == ["Ref Li"] * 3
+
+
+def test_two_writers_sending_the_same_events_at_once_store_them_once(db_url):
+    stores = [seated_store(db_url, names(4))]
+    stores.append(TournamentStore.open(db_url))  # a second server process, in effect
+    log = wire(logs_for(stores[0], 6)[1])
+    results = []
+    errors = []
+
+    def send(store: TournamentStore) -> None:
+        for k in range(1, len(log) + 1):
+            try:
+                results.append(store.ingest(1, 1, log[:k], "table"))
+            except Refused as exc:
+                errors.append(exc)
+
+    threads = [threading.Thread(target=send, args=(s,)) for s in stores for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(r.applied for r in results) == len(log)
+    assert not errors
+    assert [r.seq for r in stores[1].log(1, 1)] == list(range(1, len(log) + 1))
+    for s in stores:
+        s.close()
+
+
+def test_migrations_run_once_and_a_newer_database_is_refused(db_url):
+    TournamentStore.open(db_url).close()
+    store = TournamentStore.open(db_url)  # again: nothing to do
+    with store.engine.transaction() as tx:
+        assert [r[0] for r in tx.execute("SELECT version FROM schema_migrations")] == [LATEST]
+        tx.execute("INSERT INTO schema_migrations (version, applied) VALUES (?, 'later')",
+                   (LATEST + 1,))
+    store.close()
+    with pytest.raises(StoreUnavailable, match="newer"):
+        TournamentStore.open(db_url)
+
+
+def test_a_second_tournament_in_one_database_is_refused(db_url):
+    store = seated_store(db_url, names(4))
+    with store, pytest.raises(Refused, match="already holds"):
+        store.init(Tournament("Other", "shandong", tuple(names(4))), "admin")
+
+
+def test_a_server_process_catches_up_with_what_another_wrote(db_url):
+    """Each process keeps replayed matches; a log another process grew or amended is brought
+    up to date (new events applied, or replayed again after an amendment), never left stale."""
+    first = seated_store(db_url, names(4))
+    second = TournamentStore.open(db_url)
+    log = wire(logs_for(first, 5)[1])
+    first.ingest(1, 1, log[:3], "table")
+    assert first.standings().tables[0].hands == 2
+    second.ingest(1, 1, log, "table")  # three more, through the other process
+    caught_up = first.standings().tables[0]
+    assert caught_up.hands == 5
+    assert list(caught_up.totals) == replay(second.log(1, 1)).totals
+    second.amend(1, 1, 6, None, "ref", "misread")
+    after = first.standings().tables[0]
+    assert after.hands == 4 and list(after.totals) == replay(first.log(1, 1)).totals
+    assert first.live(1, 1)[1].totals == list(after.totals)
+    first.close()
+    second.close()
+
+
+def test_a_referee_replaces_a_hand_and_the_standings_follow_the_corrected_log(db_url):
+    with seated_store(db_url, names(4)) as store:
+        log = logs_for(store, 2)[1]
+        store.ingest(1, 1, wire(log), "table")
+        # the last hand had another winner: the referee swaps in a different worked hand
+        before = replay(log[:2])
+        event, corrected = next_hand(before, random.Random(99))
+        assert corrected.totals != replay(log).totals
+        store.amend(1, 1, 3, event.to_json(), "Ref Wang", "seat 2 won, not seat 1")
+        assert list(store.standings().tables[0].totals) == corrected.totals
+        wrong = {**event.to_json(), "record": {**event.record, "dealer": 3}}
+        with pytest.raises(Refused, match="no longer replays"):
+            store.amend(1, 1, 3, wrong, "Ref Wang", "typo")
