@@ -17,7 +17,7 @@ Run: ``python bench/vision_bench.py [--models DIR] [--reference PATH] [--repeat 
 - the ``mahjong-detector`` reference (its YOLO11n at 640, grey input) on the same photos, when
   found (an installed ``mahjong_detector`` package, ``--reference`` or
   ``$MAHJONG_DETECTOR_ONNX``; ``pip download --no-deps mahjong-detector`` and unzip the wheel);
-- ``video_fps[...]`` on ``vision/samples/table_1080p.mp4`` (1920x1080 at 10 fps, 259 frames of
+- ``video_fps[...]`` on ``vision/samples/table_1080p.mp4`` (1920x1080 at 5 fps, 259 frames of
   two whole hands played, with sensor noise) through the whole ``Pipeline`` (capture thread,
   detection, geometry, repair, stability, events): every frame analysed in full, with
   onnxruntime (today's every-frame rate, the yardstick) and each backend; and only what changed
