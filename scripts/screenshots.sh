@@ -2,7 +2,8 @@
 # The README's and docs' dashboard screenshots, from the real thing: `mjtable run` with the
 # shipped models on the bundled video, a simulated table and a fresh match log, offscreen, in
 # English and Chinese. Each grab is taken after SECONDS (default 26: the 52 s video is in the
-# first hand's last turns, melds and discards on the table). What the pictures show is what a
+# first hand's last turns, melds and discards on the table; the README's are taken at 36, after
+# the first showdown). What the pictures show is what a
 # new user sees.
 # Usage: scripts/screenshots.sh [SECONDS]
 set -euo pipefail
