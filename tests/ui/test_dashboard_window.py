@@ -103,6 +103,7 @@ def test_table_buttons_reach_the_simulator(window: MainWindow, qtbot) -> None:
     with qtbot.waitSignal(window.table_bridge.stateChanged, timeout=15000,
                           check_params_cb=lambda s: s == "idle"):
         window.table_bridge.connect_to("simulator", speed=50)
+    qtbot.waitUntil(lambda: panel.buttons["dice"].isEnabled(), timeout=5000)  # shown connected
     with qtbot.waitSignal(window.table_bridge.dice, timeout=15000) as blocker:
         qtbot.mouseClick(panel.buttons["dice"], Qt.MouseButton.LeftButton)
     a, b = blocker.args

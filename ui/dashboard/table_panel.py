@@ -10,7 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,7 +31,12 @@ STATE_COLORS = {"offline": "#888888", "idle": "#2e9e44", "shuffling": "#1f6fd1",
 
 
 class TableBridge(QObject):
-    """Owns the driver (and a simulator when asked); re-emits its callbacks as Qt signals."""
+    """Owns the driver (and a simulator when asked); re-emits its callbacks as Qt signals.
+
+    The driver calls back on its own threads and commands run on a worker; every signal is
+    emitted on the bridge's (the Qt) thread, so whatever listens, a widget or a plain Python
+    callable, runs there: a callable run on the driver's thread could touch the Qt event
+    loop from outside it (seen as crashes in tests waiting on these signals)."""
 
     stateChanged = Signal(str)
     tableEvent = Signal(str, dict)  # kind, data (not "event": that is QObject.event)
@@ -39,12 +44,22 @@ class TableBridge(QObject):
     result = Signal(str, object)  # operation, its result
     failed = Signal(str, str)  # operation, one-line message
     dice = Signal(int, int)
+    _posted = Signal(str, object)  # a signal's name and arguments, from another thread
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.driver: Any = None
         self.simulator: Any = None
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table")
+        self._posted.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+
+    def _post(self, name: str, *args: Any) -> None:
+        """Emit the signal ``name`` on the bridge's thread, from any thread."""
+        self._posted.emit(name, args)
+
+    @Slot(str, object)
+    def _deliver(self, name: str, args: tuple[Any, ...]) -> None:
+        getattr(self, name).emit(*args)
 
     def connect_to(self, port: str, speed: float = 10.0) -> None:
         def work() -> str:
@@ -56,11 +71,11 @@ class TableBridge(QObject):
                 self.simulator = start_simulator(link="pty", speed=speed, seed=None)
                 url = self.simulator.url
             driver = open_table(url)
-            driver.on_state(lambda s: self.stateChanged.emit(str(s)))
-            driver.on_event(lambda e: self.tableEvent.emit(str(e.kind), dict(e.data)))
-            driver.audit.add_sink(lambda entry: self.audit.emit(audit_text(entry)))
+            driver.on_state(lambda s: self._post("stateChanged", str(s)))
+            driver.on_event(lambda e: self._post("tableEvent", str(e.kind), dict(e.data)))
+            driver.audit.add_sink(lambda entry: self._post("audit", audit_text(entry)))
             self.driver = driver
-            self.stateChanged.emit(str(driver.state))
+            self._post("stateChanged", str(driver.state))
             return url
 
         self.run("connect", work)
@@ -70,11 +85,11 @@ class TableBridge(QObject):
             try:
                 value = fn()
             except Exception as exc:  # shown as status, never a dialog that blocks play
-                self.failed.emit(name, str(exc) or type(exc).__name__)
+                self._post("failed", name, str(exc) or type(exc).__name__)
                 return
             if name == "dice" and value:
-                self.dice.emit(int(value[0]), int(value[1]))
-            self.result.emit(name, value)
+                self._post("dice", int(value[0]), int(value[1]))
+            self._post("result", name, value)
 
         self.pool.submit(call)
 
