@@ -188,3 +188,12 @@ def test_camera_view_zooms_and_fits(qtbot) -> None:
     view.fit()
     assert abs(view.transform().m11() - fitted) < 1e-6
     assert view.overlays() == [box]
+
+
+def test_the_table_bridge_shuts_down_once(qtbot) -> None:
+    from ui.dashboard.table_panel import TableBridge
+
+    bridge = TableBridge()
+    bridge.shutdown()
+    bridge.shutdown()  # a window closed twice: no "cannot schedule new futures after shutdown"
+    assert bridge.driver is None and bridge.simulator is None

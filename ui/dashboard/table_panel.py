@@ -52,6 +52,7 @@ class TableBridge(QObject):
         self.simulator: Any = None
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table")
         self._posted.connect(self._deliver, Qt.ConnectionType.QueuedConnection)
+        self._down = False
 
     def _post(self, name: str, *args: Any) -> None:
         """Emit the signal ``name`` on the bridge's thread, from any thread."""
@@ -120,6 +121,11 @@ class TableBridge(QObject):
         self.stateChanged.emit("offline")
 
     def shutdown(self) -> None:
+        """Close the table and stop the worker; a second call (a window closed twice) is a
+        no-op."""
+        if self._down:
+            return
+        self._down = True
         self.pool.submit(self._close_now)
         self.pool.shutdown(wait=True)
 
