@@ -136,10 +136,9 @@ WinTest = Callable[[list[Tile], tuple[Meld, ...]], bool]
 def ruleset_win_test(name: str) -> WinTest:
     """Whether a concealed part and melds make a win under the ruleset ``name`` (its default
     options, no wildcards), so a showdown shows a hand a referee would accept."""
-    from scoring.rulesets.registry import get_ruleset
+    from scoring.waiting import rules_and_options
 
-    rules = get_ruleset(name)
-    options = rules.resolve_options({})
+    rules, options = rules_and_options(name)
     return lambda hand, melds: rules.is_winning_hand(list(hand), melds, options, {})
 
 

@@ -164,9 +164,7 @@ def on_table(pts: np.ndarray, edge: np.ndarray, link: float = 3.0, few: int = 12
     keep = np.ones(n, bool)
     if n < few:
         return keep
-    diff = pts[:, None, :] - pts[None, :, :]
-    dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
-    np.fill_diagonal(dist, np.inf)
+    dist = _distances(pts)
     # spacing: the second-nearest tile, since a two-high wall stack shows two boxes at one place
     near = dist <= link * float(np.median(np.partition(dist, 1, axis=1)[:, 1]))
     radius = np.hypot(*(pts - np.median(pts, axis=0)).T)
@@ -186,6 +184,7 @@ def on_table(pts: np.ndarray, edge: np.ndarray, link: float = 3.0, few: int = 12
             keep[members] = False
     return keep
 
+
 def _row_angle(pts: np.ndarray) -> float:
     """How far the table is turned from the picture's axes (radians, within +-45 degrees),
     from the rows its tiles lie in: each tile's nearest neighbour lies along its row (or
@@ -193,15 +192,13 @@ def _row_angle(pts: np.ndarray) -> float:
     averages to the rows' direction whichever sides of the table are in view."""
     if len(pts) < 8:
         return 0.0
-    diff = pts[:, None, :] - pts[None, :, :]
-    dist = np.einsum("ijk,ijk->ij", diff, diff)
-    np.fill_diagonal(dist, np.inf)
-    step = diff[np.arange(len(pts)), np.argmin(dist, axis=1)]
+    step = pts - pts[np.argmin(_distances(pts), axis=1)]
     ang = 4 * np.arctan2(step[:, 1], step[:, 0])
     s, c = float(np.sin(ang).sum()), float(np.cos(ang).sum())
     if np.hypot(s, c) < 0.3 * len(pts):  # no agreement: no rows to go by
         return 0.0
     return float(np.arctan2(s, c) / 4)
+
 
 def find_table_corners(image: np.ndarray, min_area: float = 0.2) -> np.ndarray | None:
     """The table top as the largest convex four-sided region covering at least ``min_area`` of
@@ -362,10 +359,15 @@ def _tile_width(pos: np.ndarray) -> float:
     tiles touch), which perspective does not distort once positions are on the table plane."""
     if len(pos) < 2:
         return 0.06
-    diff = pos[:, None, :] - pos[None, :, :]
-    dist = np.sqrt((diff ** 2).sum(axis=2))
+    return float(np.median(_distances(pos).min(axis=1)))
+
+
+def _distances(pts: np.ndarray) -> np.ndarray:
+    """(N, N) distances between the points ``pts`` (N, 2), infinite from a point to itself."""
+    diff = pts[:, None, :] - pts[None, :, :]
+    dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     np.fill_diagonal(dist, np.inf)
-    return float(np.median(dist.min(axis=1)))
+    return dist
 
 
 def read_table(dets: TileDetections, calib: TableCalibration,

@@ -57,21 +57,28 @@ class _Slot:
     alternatives: list[tuple[Tile, float]]  # (kind, cost) excluding the current kind
 
 
+def _alternatives(dets: TileDetections, row: int, kind: Tile) -> list[tuple[Tile, float]]:
+    """The other kinds of a tile's top-k (flowers for a flower, tiles for a tile), each with
+    the log-probability lost reading it instead of ``kind`` (the top one's when ``kind`` is
+    not among them)."""
+    probs = dets.topk_probs[row]
+    ids = dets.topk_ids[row]
+    p_now = max((float(p) for t, p in zip(ids, probs, strict=True) if t == kind),
+                default=float(probs[0]) if len(probs) else 1.0)
+    alts = [(int(t), float(np.log(max(p_now, 1e-9)) - np.log(max(float(p), 1e-9))))
+            for t, p in zip(ids, probs, strict=True)
+            if 0 <= t < NUM_TILES and t != kind and p > 0
+            and is_flower(int(t)) == is_flower(kind)]
+    return [(t, max(c, 0.0)) for t, c in alts]
+
+
 def _slots(reading: TableReading) -> list[_Slot]:
     dets = reading.detections
     out: list[_Slot] = []
 
     def add(row: int, where: tuple[str, int, int]) -> None:
         kind = int(dets.class_id[row])
-        probs = dets.topk_probs[row]
-        ids = dets.topk_ids[row]
-        p_now = max((float(p) for t, p in zip(ids, probs, strict=True) if t == kind),
-                    default=float(probs[0]) if len(probs) else 1.0)
-        alts = [(int(t), float(np.log(max(p_now, 1e-9)) - np.log(max(float(p), 1e-9))))
-                for t, p in zip(ids, probs, strict=True)
-                if 0 <= t < NUM_TILES and t != kind and p > 0
-                and is_flower(int(t)) == is_flower(kind)]
-        out.append(_Slot(row, kind, where, [(t, max(c, 0.0)) for t, c in alts]))
+        out.append(_Slot(row, kind, where, _alternatives(dets, row, kind)))
 
     for s in reading.seats:
         for r in s.hand_rows:
@@ -90,12 +97,7 @@ def problems_of(kinds: Sequence[Tile], slots: Sequence[_Slot], reading: TableRea
                 must_complete: dict[int, Callable[[list[Tile]], bool]]) -> list[str]:
     """Why this assignment of kinds to slots is impossible (empty when it is legal)."""
     out: list[str] = []
-    counts: Counter[Tile] = Counter(kinds)
-    # a concealed kong shows 2 faces but holds 4 tiles
-    for s in reading.seats:
-        for m in s.melds:
-            if m.type == "concealed_kong":
-                counts[m.tiles[0]] += 2
+    counts = _shown(kinds, reading)
     for t, n in sorted(counts.items()):
         limit = 1 if is_flower(t) else 4
         if n > limit:
@@ -236,19 +238,9 @@ def _fewer_copies(slots: list[_Slot], reading: TableReading) -> list[_Slot]:
         if best is None:
             break
         kinds[best[1]] = best[2]
-    out = []
-    for slot, k in zip(slots, kinds, strict=True):
-        if k == slot.kind:
-            out.append(slot)
-            continue
-        probs = dict(zip(dets.topk_ids[slot.row].tolist(), dets.topk_probs[slot.row].tolist(),
-                         strict=True))
-        p_now = max(probs.get(k, 1e-9), 1e-9)
-        alts = [(int(t), max(float(np.log(p_now) - np.log(max(p, 1e-9))), 0.0))
-                for t, p in probs.items()
-                if 0 <= t < NUM_TILES and t != k and p > 0 and is_flower(int(t)) == is_flower(k)]
-        out.append(_Slot(slot.row, k, slot.where, alts))
-    return out
+    return [slot if k == slot.kind else
+            _Slot(slot.row, k, slot.where, _alternatives(dets, slot.row, k))
+            for slot, k in zip(slots, kinds, strict=True)]
 
 
 def _done(reading: TableReading, slots: Sequence[_Slot], kinds: Sequence[Tile],
