@@ -15,11 +15,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets import photo_faces
 from datasets.classes import COARSE
 from datasets.progress import Progress
 from datasets.scene import FACE_SOURCES, make_scene
-from datasets.synth import label_lines, run_tasks, scene_folds, scene_name
+from datasets.synth import build_face_banks, label_lines, run_tasks, scene_folds, scene_name
 from datasets.yolo import Box, prepare_out, write_data_yaml, write_groups, write_labels
 
 WINDOW = 320
@@ -143,9 +142,7 @@ def write_crops(out: Path | str, scenes: int, seed: int = 0, window: int = WINDO
         for split in ("train", "val"):
             (out / sub / split).mkdir(parents=True, exist_ok=True)
     fold = scene_folds(scenes, val_fraction, seed)
-    if faces != "art":
-        for split in sorted(set(fold.values())):
-            photo_faces.face_bank(split)  # built (and cached on disk) before workers start
+    build_face_banks(fold, faces)
     job = CropJob(out, seed, window, per_scene, faces, tuple(styles) if styles else None)
     bar = Progress(scenes, "crops", enabled=progress)
     boxes, rows = 0, []

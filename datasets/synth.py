@@ -65,6 +65,14 @@ def scene_folds(scenes: int, val_fraction: float, seed: int) -> dict[str, str]:
     return split_groups({str(i): str(i) for i in range(scenes)}, val_fraction, seed)
 
 
+def build_face_banks(fold: dict[str, str], faces: str) -> None:
+    """The photo faces of every fold the scenes use, built (and cached on disk) before the
+    worker processes start, each of which would otherwise build its own."""
+    if faces != "art":
+        for split in sorted(set(fold.values())):
+            photo_faces.face_bank(split)
+
+
 def kind_of(kind: str, seed: int, index: int) -> str:
     """The scene kind of one index (``mix`` draws it from the seed)."""
     if kind != "mix":
@@ -191,9 +199,8 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
     (out / "manifests").mkdir(exist_ok=True)
     kinds = {i: kind_of(kind, seed, i) for i in range(scenes)}
     fold = scene_folds(scenes, val_fraction, seed)
-    if faces != "art" and not flat:
-        for split in sorted(set(fold.values())):
-            photo_faces.face_bank(split)  # built (and cached on disk) before workers start
+    if not flat:
+        build_face_banks(fold, faces)
     job = SynthJob(out, seed, kind, size, class_set, flat, tuple(styles) if styles else None,
                    faces, showdowns, ruleset)
     tasks = [(job, i, fold[str(i)]) for i in range(scenes)]

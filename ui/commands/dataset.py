@@ -95,43 +95,25 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     cr = sub.add_parser("crops", help="detector training windows cut at native scale from "
                         "1920x1080 table scenes (classes tile_face, tile_back, die)")
     cr.add_argument("--out", type=Path, required=True, help="detector folder to write")
-    cr.add_argument("--scenes", type=number(int, 1, 10**7), default=100,
-                    help="how many table scenes (default 100)")
+    _table_scenes(cr, "how many table scenes (default 100)",
+                  "tile faces, as for synth (default mix: the detector meets both)")
     cr.add_argument("--window", type=PIXELS, default=320, help="window side in px (default 320)")
     cr.add_argument("--per-scene", type=number(int, 1, 1000), default=6,
                     help="windows per scene (default 6)")
-    cr.add_argument("--faces", choices=("art", "real", "mix"), default="mix",
-                    help="tile faces, as for synth (default mix: the detector meets both)")
-    cr.add_argument("--seed", type=SEED, default=0, help="seed; same seed, same dataset")
-    cr.add_argument("--val", type=number(float, 0, 1), default=0.2,
-                    help="validation fraction of the scenes (default 0.2)")
     cr.add_argument("--style", action="append", default=None,
                     help="only these art styles (repeatable; default all available)")
     cr.add_argument("--also", type=Path, action="append", default=[], metavar="DIR",
                     help="another detector folder (e.g. prepare's detector/) that data.yaml "
                          "lists beside these images (repeatable)")
-    cr.add_argument("--workers", type=THREADS, default=max(1, (os.cpu_count() or 1)),
-                    help="parallel processes (default: all cores)")
-    cr.add_argument("--overwrite", action="store_true", help="replace an existing dataset")
-    cr.add_argument("--quiet", action="store_true", help="no progress line")
     cr.set_defaults(func=_crops)
 
     df = sub.add_parser("die-faces", help="die-face classifier crops (train|val/die1..die6) "
                         "of the dice on 1920x1080 table scenes, at the size a table camera sees")
     df.add_argument("--out", type=Path, required=True, help="classifier folder to write")
-    df.add_argument("--scenes", type=number(int, 1, 10**7), default=100,
-                    help="how many table scenes (default 100; two dice each)")
+    _table_scenes(df, "how many table scenes (default 100; two dice each)",
+                  "tile faces, as for synth (default mix)")
     df.add_argument("--per-die", type=number(int, 1, 100), default=4,
                     help="jittered crops of each die (default 4)")
-    df.add_argument("--faces", choices=("art", "real", "mix"), default="mix",
-                    help="tile faces, as for synth (default mix)")
-    df.add_argument("--seed", type=SEED, default=0, help="seed; same seed, same dataset")
-    df.add_argument("--val", type=number(float, 0, 1), default=0.2,
-                    help="validation fraction of the scenes (default 0.2)")
-    df.add_argument("--workers", type=THREADS, default=max(1, (os.cpu_count() or 1)),
-                    help="parallel processes (default: all cores)")
-    df.add_argument("--overwrite", action="store_true", help="replace an existing folder")
-    df.add_argument("--quiet", action="store_true", help="no progress line")
     df.set_defaults(func=_die_faces)
 
     art = sub.add_parser("setup-art", help="fetch the Debian tile sets (apt-get download) and "
@@ -154,6 +136,19 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     sh.add_argument("--beside", type=Path, default=None, metavar="DIR2",
                     help="a second dataset (e.g. real photos) shown beside DIR, without boxes")
     sh.set_defaults(func=_sheet)
+
+
+def _table_scenes(p: argparse.ArgumentParser, scenes_help: str, faces_help: str) -> None:
+    """The options of a command that renders 1920x1080 table scenes into training data."""
+    p.add_argument("--scenes", type=number(int, 1, 10**7), default=100, help=scenes_help)
+    p.add_argument("--faces", choices=("art", "real", "mix"), default="mix", help=faces_help)
+    p.add_argument("--seed", type=SEED, default=0, help="seed; same seed, same dataset")
+    p.add_argument("--val", type=number(float, 0, 1), default=0.2,
+                   help="validation fraction of the scenes (default 0.2)")
+    p.add_argument("--workers", type=THREADS, default=max(1, (os.cpu_count() or 1)),
+                   help="parallel processes (default: all cores)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing dataset")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
 
 
 def _synth(args: argparse.Namespace) -> int:

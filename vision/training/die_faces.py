@@ -8,33 +8,40 @@ each die's face, so training sees table dice as the runtime will.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from datasets import photo_faces
-from datasets.native_crops import FRAME, CropJob, CropSummary
+from datasets.native_crops import FRAME, CropSummary
 from datasets.progress import Progress
 from datasets.scene import FACE_SOURCES, make_scene
-from datasets.synth import run_tasks, scene_folds, scene_name
+from datasets.synth import build_face_banks, run_tasks, scene_folds, scene_name
 from datasets.yolo import prepare_out
 from vision.training.crops import crop_box, jitter_box
 
 
-def _die_faces_of(args: tuple[CropJob, int, str]) -> tuple[int, int, list[str]]:
-    """One scene's dice as classifier crops: ``per_scene`` jittered crops of each die, filed
+@dataclass(frozen=True)
+class DieJob:
+    out: Path
+    seed: int
+    per_die: int
+    faces: str
+
+
+def _die_faces_of(args: tuple[DieJob, int, str]) -> tuple[int, int, list[str]]:
+    """One scene's dice as classifier crops: ``per_die`` jittered crops of each die, filed
     under its face (``die1``..``die6``), cut as the runtime cuts them."""
     job, index, split = args
-    scene = make_scene("table", job.seed, index, FRAME, faces=job.faces, fold=split,
-                       styles=list(job.styles) if job.styles else None)
+    scene = make_scene("table", job.seed, index, FRAME, faces=job.faces, fold=split)
     rng = np.random.default_rng([job.seed, index, 37])
     name = scene_name("table", job.seed, index)
     written = []
     dice = [o for o in scene.manifest["objects"]
             if o["tile"] == "die" and o.get("face") and o.get("visible", 1.0) >= 0.8]
     for d, obj in enumerate(dice):
-        for k in range(job.per_scene):
+        for k in range(job.per_die):
             box = jitter_box(np.array(obj["xyxy"], float), rng)
             crop = crop_box(scene.image, box)
             stem = f"{name}_d{d}_{k}"
@@ -59,10 +66,8 @@ def write_die_faces(out: Path | str, scenes: int, seed: int = 0, per_die: int = 
         for face in range(1, 7):
             (out / split / f"die{face}").mkdir(parents=True, exist_ok=True)
     fold = scene_folds(scenes, val_fraction, seed)
-    if faces != "art":
-        for split in sorted(set(fold.values())):
-            photo_faces.face_bank(split)
-    job = CropJob(out, seed, 0, per_die, faces, None)
+    build_face_banks(fold, faces)
+    job = DieJob(out, seed, per_die, faces)
     bar = Progress(scenes, "die faces", enabled=progress)
     dice = crops = 0
     for _, n, names in run_tasks(_die_faces_of, [(job, i, fold[str(i)]) for i in range(scenes)],
