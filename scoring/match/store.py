@@ -50,7 +50,8 @@ def default_path() -> Path:
     return Path(user_data_dir("mjtable")) / "matches.sqlite3"
 
 
-def _now() -> str:
+def timestamp() -> str:
+    """Now in UTC, to the millisecond, as the match log writes it (``2026-12-02T07:34:10.123Z``)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
@@ -327,7 +328,7 @@ class MatchStore:
         MatchState.create(event)
         with self._lock, self._write() as db:
             cur = db.execute("INSERT INTO matches (created_at, ruleset, title) VALUES (?, ?, ?)",
-                             (_now(), ruleset, title))
+                             (timestamp(), ruleset, title))
             match_id = int(cur.lastrowid or 0)
             self._insert(db, match_id, 1, event, who, "")
         self._announce()
@@ -419,7 +420,7 @@ class MatchStore:
     def _insert(self, db: sqlite3.Connection, match_id: int, seq: int, event: Event,
                 who: str, note: str) -> LoggedEvent:
         """Write one event chained to the one before it (never dated before it)."""
-        at = _now()
+        at = timestamp()
         last = db.execute("SELECT hash, at FROM events WHERE match_id = ? AND seq = ?",
                           (match_id, seq - 1)).fetchone()
         if last is None:

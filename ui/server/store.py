@@ -15,7 +15,6 @@ import secrets
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from scoring.jsonlimits import load_json
 from scoring.match import BadEvent, EventRefused, LoggedEvent, MatchState, event_from_json
 from scoring.match.events import Amendment, MatchCreated
 from scoring.match.state import check_amendment
+from scoring.match.store import timestamp
 from scoring.tournament import (
     Action,
     Adjustment,
@@ -60,10 +60,6 @@ class Refused(ValueError):
     def __init__(self, message: str, status: int = 422) -> None:
         super().__init__(message)
         self.status = status
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @dataclass(frozen=True)
@@ -141,7 +137,7 @@ class TournamentStore:
     def _log(self, tx: Any, actor: str, what: str, why: str, request_id: str | None,
              result: str) -> None:
         tx.execute("INSERT INTO writes (at, actor, what, why, request_id, result) "
-                   "VALUES (?, ?, ?, ?, ?, ?)", (now(), actor, what, why, request_id, result))
+                   "VALUES (?, ?, ?, ?, ?, ?)", (timestamp(), actor, what, why, request_id, result))
 
     def _replayed(self, tx: Any, request_id: str | None) -> dict[str, Any] | None:
         if request_id is None:
@@ -166,7 +162,7 @@ class TournamentStore:
             ) -> dict[str, Any]:
         """Check and store a referee action given as JSON (``actor`` and ``created`` are the
         server's); a replayed ``request_id`` returns the first answer."""
-        body = {**data, "actor": actor, "created": now()}
+        body = {**data, "actor": actor, "created": timestamp()}
         try:
             action = action_from_json(body)
         except TournamentError as exc:
@@ -245,7 +241,7 @@ class TournamentStore:
             raise Refused(f"events: a list of 1..{MAX_BATCH}")
         parsed = sorted((parse_row(r) for r in rows), key=lambda r: r.seq)
         tour = self.tournament()
-        received = now()
+        received = timestamp()
         with self.engine.transaction() as tx:
             if self.pg:  # a referee's write (closing the round) waits for this, or it for it
                 tx.execute("SELECT pg_advisory_xact_lock_shared(?)", (ACTIONS_LOCK,))
@@ -405,7 +401,7 @@ class TournamentStore:
                 check_amendment(log, amend)  # type: ignore[arg-type]
             except EventRefused as exc:
                 raise Refused(str(exc)) from None
-            at = now()
+            at = timestamp()
             new = tx.execute("INSERT INTO amendments (match_id, at, who, body) VALUES "
                              "(?, ?, ?, ?) RETURNING id",
                              (mid, at, who, json.dumps(amend.to_json(), ensure_ascii=False,
