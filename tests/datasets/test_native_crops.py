@@ -81,3 +81,30 @@ def test_die_faces_file_each_die_under_its_face(tmp_path: Path,
         got = sorted(c.parent.name for c in crops if c.name.startswith(name + "_"))
         assert faces and got == sorted(f"die{f}" for f in faces for _ in range(2))
         assert all(c.parent.parent.name == split for c in crops if c.name.startswith(name))
+
+
+@needs_art
+def test_tile_faces_file_each_face_up_tile_under_its_kind(tmp_path: Path) -> None:
+    """Every face-up tile a camera sees whole (hand, melds, flowers, discards) is one crop in
+    its kind's folder of its scene's fold; backs, dice and half-hidden tiles are none."""
+    from datasets.scene import make_scene
+    from datasets.synth import scene_folds, scene_name
+    from vision.training.scene_faces import write_scene_faces
+
+    out = tmp_path / "tiles"
+    summary = write_scene_faces(out, 2, what="tiles", faces="art", val_fraction=0.5,
+                                workers=1, progress=False)
+    crops = sorted(out.glob("*/*/*.png"))
+    assert summary.images == len(crops) == summary.boxes
+    fold = scene_folds(2, 0.5, 0)
+    for index in (0, 1):
+        split = fold[str(index)]
+        scene = make_scene("table", 0, index, (1920, 1080), faces="art", fold=split)
+        kinds = sorted(o["tile"] for o in scene.manifest["objects"]
+                       if o["tile"] not in ("back", "die") and o.get("visible", 1.0) >= 0.8)
+        name = scene_name("table", 0, index)
+        mine = [c for c in crops if c.name.startswith(name + "_")]
+        assert len(kinds) > 20 and sorted(c.parent.name for c in mine) == kinds
+        assert {c.parent.parent.name for c in mine} == {split}
+    with pytest.raises(ValueError, match="unknown crop subject"):
+        write_scene_faces(tmp_path / "x", 1, what="walls", progress=False)
