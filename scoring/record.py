@@ -36,6 +36,7 @@ _SEAT_KEYS = {"concealed", "melds", "flowers", "ready", "declared", "hun_discard
 _MELD_KEYS = {"type", "tiles", "from"}
 _WIN_KEYS = {"seat", "tile", "by", "from", "replacement", "kong_fed_by", "first_turn",
              "last_tiles", "discarder_after_kong"}
+_WIN_FLAGS = ("first_turn", "last_tiles", "discarder_after_kong")  # Win's fields, in order
 _CONTEXT_KEYS = {"huangzhuang_streak", "dice", "huangfan", "indicator", "bao_tile"}
 
 
@@ -303,6 +304,8 @@ def _is_mapping(value: Any) -> bool:
 
 
 def _no_unknown(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    if obj.keys() <= allowed:  # the usual case, decided in one step
+        return
     for key in obj:
         if key not in allowed:
             name = f"{where}.{key}" if where else str(key)
@@ -356,45 +359,44 @@ def _parse_seat(raw: Any, k: int) -> Seat:
     if not _is_mapping(raw):
         raise RecordError("must be an object", where)
     _no_unknown(raw, _SEAT_KEYS, where)
-    concealed_text = raw.get("concealed", "")
+    get = raw.get
+    concealed_text = get("concealed", "")
     concealed = _tiles(concealed_text, where, "concealed")
-    for t in concealed:
-        if t >= NUM_KINDS:
-            raise RecordError(f"flower {TILE_NAMES[t]} belongs in flowers, not in the hand",
-                              f"{where}.concealed")
-    melds_raw = raw.get("melds", [])
+    if concealed and max(concealed) >= NUM_KINDS:
+        t = next(t for t in concealed if t >= NUM_KINDS)
+        raise RecordError(f"flower {TILE_NAMES[t]} belongs in flowers, not in the hand",
+                          f"{where}.concealed")
+    melds_raw = get("melds", [])
     if not isinstance(melds_raw, list):
         raise RecordError("must be a list", f"{where}.melds")
-    melds = tuple(_parse_meld(m, k, f"{where}.melds[{i}]") for i, m in enumerate(melds_raw))
+    melds = tuple([_parse_meld(m, k, f"{where}.melds[{i}]")
+                   for i, m in enumerate(melds_raw)]) if melds_raw else ()
     if len(melds) > 4:
         raise RecordError(f"a hand holds at most 4 melds; seat {k} shows {len(melds)} melds",
                           f"{where}.melds")
-    flowers_form = raw.get("flowers", [])
+    flowers_form = get("flowers", [])
     if isinstance(flowers_form, str):
         flowers = _tiles(flowers_form, where, "flowers")
     elif isinstance(flowers_form, list):
-        flowers = tuple(_one_tile(f, f"{where}.flowers[{i}]")
-                        for i, f in enumerate(flowers_form))
+        flowers = tuple([_one_tile(f, f"{where}.flowers[{i}]")
+                         for i, f in enumerate(flowers_form)]) if flowers_form else ()
     else:
         raise RecordError("must be a list of flower names", f"{where}.flowers")
     for t in flowers:
         if not is_flower(t):
             raise RecordError(f"{TILE_NAMES[t]} is not a flower", f"{where}.flowers")
-    declared = raw.get("declared")
+    declared = get("declared")
     if declared is not None and declared not in DECLARATIONS:
         raise RecordError(f"must be one of {', '.join(DECLARATIONS)}, got {declared!r}",
                           f"{where}.declared")
-    return Seat(
-        concealed=concealed,
-        melds=melds,
-        flowers=flowers,
-        ready=_bool(raw.get("ready", False), where, "ready"),
-        declared=declared,
-        hun_discarded=_count(raw.get("hun_discarded", 0), where, "hun_discarded"),
-        concealed_text=concealed_text,
-        flowers_form=flowers_form,
-        explicit=frozenset(raw),
-    )
+    ready = get("ready", False)
+    if ready is not False:
+        ready = _bool(ready, where, "ready")
+    hun_discarded = get("hun_discarded", 0)
+    if hun_discarded != 0 or type(hun_discarded) is not int:
+        hun_discarded = _count(hun_discarded, where, "hun_discarded")
+    return Seat(concealed, melds, flowers, ready, declared, hun_discarded, concealed_text,
+                flowers_form, frozenset(raw))
 
 
 def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
@@ -474,15 +476,12 @@ def _parse_win(raw: Any, i: int) -> Win:
             raise RecordError("the winner cannot feed its own kong", f"{where}.kong_fed_by")
     if is_flower(tile) and by != "self_draw":
         raise RecordError("a flower can only be won by self-draw (八花齐)", f"{where}.tile")
-    return Win(
-        seat=seat, tile=tile, by=by, from_seat=from_seat, replacement=replacement,
-        kong_fed_by=kong_fed_by,
-        first_turn=_bool(raw.get("first_turn", False), where, "first_turn"),
-        last_tiles=_bool(raw.get("last_tiles", False), where, "last_tiles"),
-        discarder_after_kong=_bool(raw.get("discarder_after_kong", False), where,
-                                   "discarder_after_kong"),
-        tile_text=str(tile_text), explicit=frozenset(raw),
-    )
+    flags = [raw.get(key, False) for key in _WIN_FLAGS]
+    for key, value in zip(_WIN_FLAGS, flags, strict=True):
+        if value is not False:
+            _bool(value, where, key)
+    return Win(seat, tile, by, from_seat, replacement, kong_fed_by, *flags,
+               tile_text=str(tile_text), explicit=frozenset(raw))
 
 
 def _parse_context(raw: Any) -> Context:

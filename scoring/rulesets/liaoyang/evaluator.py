@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from scoring.engine import decompositions
 from scoring.errors import InvalidHand
+from scoring.memo import memoised
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
 from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
@@ -84,8 +85,10 @@ def _closest_failure(all_readings: list[Reading]) -> str:
     return closest[0]
 
 
+@memoised(maxsize=1024)
 def evaluate_loser(loser: LoserSeat, options: LiaoyangOptions) -> tuple[tuple[Item, ...], int]:
-    """This loser's items and f_i."""
+    """This loser's items and f_i (remembered: most losers show few melds or none, so the same
+    seats come back hand after hand)."""
     items: list[Item] = []
     total = 0
     for f in LOSER_FANS:

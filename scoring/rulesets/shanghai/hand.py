@@ -46,11 +46,11 @@ class HandFacts:
         """Suits present among the playing tiles: 0 万, 1 筒, 2 条 (honors not included)."""
         return frozenset(suit_of(t) for t in self.tiles if not is_honor(t))
 
-    @property
+    @memo_property
     def has_honors(self) -> bool:
         return any(is_honor(t) for t in self.tiles)
 
-    @property
+    @memo_property
     def all_honors(self) -> bool:
         return bool(self.tiles) and all(is_honor(t) for t in self.tiles)
 
