@@ -19,12 +19,12 @@ import pytest
 
 pytest.importorskip("pytestqt", reason="pytest-qt is part of the dev extra")
 
-from onnx_graphs import MANIFEST_NAMES as NAMES
-from onnx_graphs import fixed_detector, manifest_boxes
 from PySide6.QtCore import QPoint, Qt
 
 from scoring.match import MatchStore
 from scoring.tiles import tile_from_name
+from tests.vision.onnx_graphs import MANIFEST_NAMES as NAMES
+from tests.vision.onnx_graphs import fixed_detector, manifest_boxes
 from ui.dashboard import i18n
 from ui.dashboard.app import RunOptions, build_window
 from ui.dashboard.core import TileRef

@@ -14,9 +14,8 @@ import pytest
 
 pytest.importorskip("pytestqt", reason="pytest-qt is part of the dev extra")
 
-from labeled_truth import VIDEO, LabeledTruthDetector, script
-
 from scoring.match import MatchStore
+from tests.vision.labeled_truth import VIDEO, LabeledTruthDetector, script
 from ui.dashboard import i18n
 from ui.dashboard.app import RunOptions, build_window
 

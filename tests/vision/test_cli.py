@@ -8,9 +8,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from onnx_graphs import fixed_detector
 
 from scoring.tiles import CLASS_NAMES
+from tests.vision.onnx_graphs import fixed_detector
 from ui.cli import main
 
 SAMPLES = Path(__file__).resolve().parents[2] / "vision" / "samples"

@@ -8,9 +8,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from onnx_graphs import centre_pixel_classifier, fixed_detector, red_for_class
 
 from scoring.tiles import CLASS_NAMES, TILE_NAMES
+from tests.vision.onnx_graphs import centre_pixel_classifier, fixed_detector, red_for_class
 from vision.detections import TileDetections
 from vision.detector import Detector, letterbox, load_detector, nms
 from vision.labels import BACK_CLASS, name_to_class
