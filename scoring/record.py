@@ -95,11 +95,11 @@ class Seat:
 
     def claims_on(self, other: int) -> int:
         """How many of this seat's melds were claimed from ``other``'s discards (承包)."""
-        return self._claims_from.get(other, 0)
+        return self.claims_from.get(other, 0)
 
     @memo_property
-    def _claims_from(self) -> dict[int, int]:
-        """Claimed melds by the seat they came from, counted once (承包 asks about each seat)."""
+    def claims_from(self) -> dict[int, int]:
+        """Claimed melds by the seat they came from (承包), counted once; read only."""
         out: dict[int, int] = {}
         for m in self.melds:
             if m.is_claimed:
@@ -264,10 +264,10 @@ def parse_record(data: Any) -> HandRecord:
     if not _is_mapping(data):
         raise RecordError("a hand record is a JSON object")
     _no_unknown(data, _TOP_KEYS, "")
-    from scoring.rulesets.registry import check_fields, known_rulesets, typed_options
+    from scoring.rulesets.registry import check_fields, is_known, known_rulesets, typed_options
 
     ruleset = data.get("ruleset")
-    if ruleset not in known_rulesets():
+    if not is_known(ruleset):
         raise RecordError(f"unknown ruleset {ruleset!r}; known: {', '.join(known_rulesets())}",
                           "ruleset")
     options = data.get("options", {})
