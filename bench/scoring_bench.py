@@ -21,6 +21,10 @@ time of this process (``time.process_time``), so a training job on every core pr
 loops without skewing the ratio (wall-clock rounds, as first recorded, spread 0.003..0.025).
 Before (main e016fe6, same script): 0.0140 and 0.0145 in two runs of 15 rounds (4,300-4,400
 records/s against 300k-310k/s); the target is therefore >= 0.042.
+Main 0775fdd: 0.0176 and 0.0190. After the speed work of branch rules22 (memoised shape
+readings and tile strings, fewer calls in parsing, per-object facts without 3.11's lock): 0.0266,
+0.0280, 0.0269 in three runs (8,800-9,400 records/s against 313k-354k/s), cold 0.0209-0.0213;
+the target is not reached (about 1.9x the recorded ratio, 1.5x main's, 1.15x cold).
 Each of 9 rounds times both libraries back to back (best of 2 each); the median round's ratio is
 printed, with the range, so a burst of load on a busy machine shows up as spread, not as a trend.
 """
