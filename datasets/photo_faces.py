@@ -3,7 +3,7 @@
 Drawn art alone leaves the models blind to real tile faces at table scale, so scenes can be
 dressed with photos instead. The folds are the ones the rest of the project measures with, never
 re-derived here: tiles-real by source photo (``vision.training.prepare``: ``list_samples`` and
-``split_groups``), tile-faces by look (``datasets.faces.face_folds``). A scene of one fold takes
+``group_folds``), tile-faces by look (``datasets.faces.face_folds``). A scene of one fold takes
 faces only from that fold, so a held-back photo never trains a model through a scene.
 
 tiles-real boxes are axis-aligned boxes around faces seen at an angle, turned by the export's
@@ -27,7 +27,7 @@ import numpy as np
 from datasets import art
 from datasets.faces import face_files, face_folds
 from scoring.tiles import NUM_TILES, TILE_NAMES
-from vision.training.prepare import list_samples, read_yolo_labels, split_groups
+from vision.training.prepare import group_folds, list_samples, read_yolo_labels
 
 DATA_ROOT = Path(os.environ.get("MJTABLE_DATA", Path(__file__).resolve().parents[2]
                                 / "shared" / "datasets"))
@@ -58,7 +58,7 @@ class PhotoFace:
 def tiles_real_folds(root: Path, val_share: float = VAL_SHARE,
                      seed: int = SPLIT_SEED) -> dict[str, str]:
     """``{source photo: "train"|"val"}``: exactly the detector and classifier split."""
-    return split_groups(list_samples(root, "tiles"), val_share, seed)
+    return group_folds(list_samples(root, "tiles"), val_share, seed)
 
 
 def _pose(img: np.ndarray, pose: str) -> np.ndarray:

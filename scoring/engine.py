@@ -15,6 +15,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from scoring.errors import TileError
+from scoring.memo import memo_property, memoised
 from scoring.tiles import NUM_KINDS, TILE_NAMES, Tile, format_tiles
 
 # ---------------------------------------------------------------- per-suit tables
@@ -219,6 +220,11 @@ class Group:
     wild: tuple[Tile, ...] = ()  # the tiles of this group supplied by wildcards
 
     def __str__(self) -> str:
+        return self._text
+
+    @memo_property
+    def _text(self) -> str:
+        """Written once per group: the engine hands out the same groups again (memoised)."""
         text = format_tiles(self.tiles)
         return f"{text}(*{format_tiles(self.wild)})" if self.wild else text
 
@@ -228,21 +234,26 @@ class Decomposition:
     shape: str  # "standard" or "seven_pairs"
     groups: tuple[Group, ...]  # sets then the pair; seven pairs: the seven pairs
 
-    @property
+    # worked out once per reading: the engine hands out the same readings again (memoised)
+    @memo_property
     def pair(self) -> Group | None:
         return next((g for g in self.groups if g.kind == "pair"), None) \
             if self.shape == "standard" else None
 
-    @property
+    @memo_property
     def sets(self) -> tuple[Group, ...]:
         return tuple(g for g in self.groups if g.kind != "pair")
 
-    @property
+    @memo_property
     def substitutions(self) -> tuple[Tile, ...]:
         """What each wildcard stood for, sorted."""
         return tuple(sorted(t for g in self.groups for t in g.wild))
 
     def __str__(self) -> str:
+        return self._text
+
+    @memo_property
+    def _text(self) -> str:
         return " ".join(str(g) for g in self.groups)
 
 
@@ -367,10 +378,21 @@ def decompositions(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset
     if len(tiles) % 3 != 2:
         return []
     counts, jokers = _split(tiles, wildcards)
+    return list(_readings_of(bytes(counts), jokers, standard, seven_pairs, four_as_two_pairs))
+
+
+@memoised(maxsize=4096)
+def _readings_of(counts: bytes, jokers: int, standard: bool, seven_pairs: bool,
+                 four_as_two_pairs: bool) -> tuple[Decomposition, ...]:
+    """:func:`decompositions` of these natural counts and wildcards, memoised: the readings
+    depend on the counts alone, and a table, the camera and the dashboard re-score the same
+    hand (one ruleset's validation and scoring, or several patterns, ask for it again)."""
+    tiles = sum(counts) + jokers
+    work = list(counts)
     seen: set[tuple[object, ...]] = set()
     out: list[Decomposition] = []
-    if standard and (jokers or is_winning_counts(bytes(counts), seven_pairs=False)):
-        for groups in _standard(counts, jokers, True, []):
+    if standard and (jokers or is_winning_counts(counts, seven_pairs=False)):
+        for groups in _standard(work, jokers, True, []):
             # plain tuples compare far faster than the dataclasses themselves
             ranked = sorted(groups, key=_group_key)
             key = ("standard", *map(_group_key, ranked))
@@ -379,14 +401,14 @@ def decompositions(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset
                 ordered = tuple(g for g in ranked if g.kind != "pair") + tuple(
                     g for g in ranked if g.kind == "pair")
                 out.append(Decomposition("standard", ordered))
-    if seven_pairs and len(tiles) == 14:
-        for groups in _seven_pairs(counts, jokers, four_as_two_pairs):
+    if seven_pairs and tiles == 14:
+        for groups in _seven_pairs(work, jokers, four_as_two_pairs):
             ranked = sorted(groups, key=_group_key)
             key = ("seven_pairs", *map(_group_key, ranked))
             if key not in seen:
                 seen.add(key)
                 out.append(Decomposition("seven_pairs", tuple(ranked)))
-    return out
+    return tuple(out)
 
 
 # ---------------------------------------------------------------- waits

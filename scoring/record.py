@@ -12,13 +12,16 @@ from typing import Any
 
 from scoring.errors import RecordError, TileError
 from scoring.jsonlimits import load_json
+from scoring.memo import memo_property
 from scoring.tiles import (
     FLOWERS,
+    NUM_KINDS,
     TILE_NAMES,
     Tile,
     format_tiles,
     is_flower,
     parse_tiles,
+    parsed_tiles,
     suit_of,
 )
 
@@ -33,6 +36,7 @@ _SEAT_KEYS = {"concealed", "melds", "flowers", "ready", "declared", "hun_discard
 _MELD_KEYS = {"type", "tiles", "from"}
 _WIN_KEYS = {"seat", "tile", "by", "from", "replacement", "kong_fed_by", "first_turn",
              "last_tiles", "discarder_after_kong"}
+_WIN_FLAGS = ("first_turn", "last_tiles", "discarder_after_kong")  # Win's fields, in order
 _CONTEXT_KEYS = {"huangzhuang_streak", "dice", "huangfan", "indicator", "bao_tile"}
 
 
@@ -91,7 +95,16 @@ class Seat:
 
     def claims_on(self, other: int) -> int:
         """How many of this seat's melds were claimed from ``other``'s discards (承包)."""
-        return sum(1 for m in self.melds if m.from_seat == other and m.is_claimed)
+        return self.claims_from.get(other, 0)
+
+    @memo_property
+    def claims_from(self) -> dict[int, int]:
+        """Claimed melds by the seat they came from (承包), counted once; read only."""
+        out: dict[int, int] = {}
+        for m in self.melds:
+            if m.is_claimed:
+                out[m.from_seat] = out.get(m.from_seat, 0) + 1  # type: ignore[index]
+        return out
 
     @property
     def is_open(self) -> bool:
@@ -251,10 +264,10 @@ def parse_record(data: Any) -> HandRecord:
     if not _is_mapping(data):
         raise RecordError("a hand record is a JSON object")
     _no_unknown(data, _TOP_KEYS, "")
-    from scoring.rulesets.registry import check_fields, known_rulesets, typed_options
+    from scoring.rulesets.registry import check_fields, is_known, known_rulesets, typed_options
 
     ruleset = data.get("ruleset")
-    if ruleset not in known_rulesets():
+    if not is_known(ruleset):
         raise RecordError(f"unknown ruleset {ruleset!r}; known: {', '.join(known_rulesets())}",
                           "ruleset")
     options = data.get("options", {})
@@ -291,45 +304,53 @@ def _is_mapping(value: Any) -> bool:
 
 
 def _no_unknown(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    if obj.keys() <= allowed:  # the usual case, decided in one step
+        return
     for key in obj:
         if key not in allowed:
             name = f"{where}.{key}" if where else str(key)
             raise RecordError(f"unknown key (allowed: {', '.join(sorted(allowed))})", name)
 
 
-def _seat_number(value: Any, where: str) -> int:
+def _seat_number(value: Any, where: str, key: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"must be a seat number 0..3, got {value!r}", where)
+        raise RecordError(f"must be a seat number 0..3, got {value!r}", _at(where, key))
     if not 0 <= value <= 3:
-        raise RecordError(f"seat number {value} is out of range 0..3", where)
+        raise RecordError(f"seat number {value} is out of range 0..3", _at(where, key))
     return value
 
 
-def _bool(value: Any, where: str) -> bool:
+def _bool(value: Any, where: str, key: str = "") -> bool:
     if not isinstance(value, bool):
-        raise RecordError(f"must be true or false, got {value!r}", where)
+        raise RecordError(f"must be true or false, got {value!r}", _at(where, key))
     return value
 
 
-def _count(value: Any, where: str) -> int:
+def _count(value: Any, where: str, key: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RecordError(f"must be a whole number >= 0, got {value!r}", where)
+        raise RecordError(f"must be a whole number >= 0, got {value!r}", _at(where, key))
     return value
 
 
-def _tiles(value: Any, where: str) -> tuple[Tile, ...]:
+def _tiles(value: Any, where: str, key: str = "") -> tuple[Tile, ...]:
+    """The tiles of a tile string; the field ``where.key`` is named (built) only for an error:
+    the record's many field names would otherwise cost more than its parsing."""
     if not isinstance(value, str):
-        raise RecordError(f"must be a tile string, got {value!r}", where)
+        raise RecordError(f"must be a tile string, got {value!r}", _at(where, key))
     try:
-        return tuple(parse_tiles(value))
+        return parsed_tiles(value)
     except TileError as exc:
-        raise RecordError(exc.message, where) from None
+        raise RecordError(exc.message, _at(where, key)) from None
 
 
-def _one_tile(value: Any, where: str) -> Tile:
-    tiles = _tiles(value, where)
+def _at(where: str, key: str) -> str:
+    return f"{where}.{key}" if key else where
+
+
+def _one_tile(value: Any, where: str, key: str = "") -> Tile:
+    tiles = _tiles(value, where, key)
     if len(tiles) != 1:
-        raise RecordError(f"must be exactly one tile, got {value!r}", where)
+        raise RecordError(f"must be exactly one tile, got {value!r}", _at(where, key))
     return tiles[0]
 
 
@@ -338,44 +359,44 @@ def _parse_seat(raw: Any, k: int) -> Seat:
     if not _is_mapping(raw):
         raise RecordError("must be an object", where)
     _no_unknown(raw, _SEAT_KEYS, where)
-    concealed_text = raw.get("concealed", "")
-    concealed = _tiles(concealed_text, f"{where}.concealed")
-    for t in concealed:
-        if is_flower(t):
-            raise RecordError(f"flower {TILE_NAMES[t]} belongs in flowers, not in the hand",
-                              f"{where}.concealed")
-    melds_raw = raw.get("melds", [])
+    get = raw.get
+    concealed_text = get("concealed", "")
+    concealed = _tiles(concealed_text, where, "concealed")
+    if concealed and max(concealed) >= NUM_KINDS:
+        t = next(t for t in concealed if t >= NUM_KINDS)
+        raise RecordError(f"flower {TILE_NAMES[t]} belongs in flowers, not in the hand",
+                          f"{where}.concealed")
+    melds_raw = get("melds", [])
     if not isinstance(melds_raw, list):
         raise RecordError("must be a list", f"{where}.melds")
-    melds = tuple(_parse_meld(m, k, f"{where}.melds[{i}]") for i, m in enumerate(melds_raw))
+    melds = tuple([_parse_meld(m, k, f"{where}.melds[{i}]")
+                   for i, m in enumerate(melds_raw)]) if melds_raw else ()
     if len(melds) > 4:
         raise RecordError(f"a hand holds at most 4 melds; seat {k} shows {len(melds)} melds",
                           f"{where}.melds")
-    flowers_form = raw.get("flowers", [])
+    flowers_form = get("flowers", [])
     if isinstance(flowers_form, str):
-        flowers = _tiles(flowers_form, f"{where}.flowers")
+        flowers = _tiles(flowers_form, where, "flowers")
     elif isinstance(flowers_form, list):
-        flowers = tuple(_one_tile(f, f"{where}.flowers[{i}]") for i, f in enumerate(flowers_form))
+        flowers = tuple([_one_tile(f, f"{where}.flowers[{i}]")
+                         for i, f in enumerate(flowers_form)]) if flowers_form else ()
     else:
         raise RecordError("must be a list of flower names", f"{where}.flowers")
     for t in flowers:
         if not is_flower(t):
             raise RecordError(f"{TILE_NAMES[t]} is not a flower", f"{where}.flowers")
-    declared = raw.get("declared")
+    declared = get("declared")
     if declared is not None and declared not in DECLARATIONS:
         raise RecordError(f"must be one of {', '.join(DECLARATIONS)}, got {declared!r}",
                           f"{where}.declared")
-    return Seat(
-        concealed=concealed,
-        melds=melds,
-        flowers=flowers,
-        ready=_bool(raw.get("ready", False), f"{where}.ready"),
-        declared=declared,
-        hun_discarded=_count(raw.get("hun_discarded", 0), f"{where}.hun_discarded"),
-        concealed_text=concealed_text,
-        flowers_form=flowers_form,
-        explicit=frozenset(raw.keys()),
-    )
+    ready = get("ready", False)
+    if ready is not False:
+        ready = _bool(ready, where, "ready")
+    hun_discarded = get("hun_discarded", 0)
+    if hun_discarded != 0 or type(hun_discarded) is not int:
+        hun_discarded = _count(hun_discarded, where, "hun_discarded")
+    return Seat(concealed, melds, flowers, ready, declared, hun_discarded, concealed_text,
+                flowers_form, frozenset(raw))
 
 
 def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
@@ -387,8 +408,8 @@ def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
         raise RecordError(f"must be one of {', '.join(MELD_TYPES)}, got {mtype!r}",
                           f"{where}.type")
     text = raw.get("tiles")
-    tiles = _tiles(text, f"{where}.tiles")
-    if any(is_flower(t) for t in tiles):
+    tiles = _tiles(text, where, "tiles")
+    if any(t >= NUM_KINDS for t in tiles):
         raise RecordError("a meld cannot hold flowers", f"{where}.tiles")
     size = 3 if mtype in ("chow", "pung") else 4
     if len(tiles) != size:
@@ -408,7 +429,7 @@ def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
     else:
         if from_raw is None:
             raise RecordError(f"a {mtype} names the seat it was claimed from", f"{where}.from")
-        from_seat = _seat_number(from_raw, f"{where}.from")
+        from_seat = _seat_number(from_raw, where, "from")
         if from_seat == seat:
             raise RecordError("a player cannot claim its own discard", f"{where}.from")
         if mtype == "chow" and from_seat != (seat - 1) % 4:
@@ -422,9 +443,9 @@ def _parse_win(raw: Any, i: int) -> Win:
     if not _is_mapping(raw):
         raise RecordError("must be an object", where)
     _no_unknown(raw, _WIN_KEYS, where)
-    seat = _seat_number(raw.get("seat"), f"{where}.seat")
+    seat = _seat_number(raw.get("seat"), where, "seat")
     tile_text = raw.get("tile")
-    tile = _one_tile(tile_text, f"{where}.tile")
+    tile = _one_tile(tile_text, where, "tile")
     by = raw.get("by")
     if by not in WIN_BY:
         raise RecordError(f"must be one of {', '.join(WIN_BY)}, got {by!r}", f"{where}.by")
@@ -435,7 +456,7 @@ def _parse_win(raw: Any, i: int) -> Win:
     else:
         if raw.get("from") is None:
             raise RecordError(f"a win by {by} names the seat in 'from'", f"{where}.from")
-        from_seat = _seat_number(raw.get("from"), f"{where}.from")
+        from_seat = _seat_number(raw.get("from"), where, "from")
         if from_seat == seat:
             raise RecordError("a player cannot win on its own discard or kong", f"{where}.from")
     replacement = raw.get("replacement")
@@ -448,22 +469,19 @@ def _parse_win(raw: Any, i: int) -> Win:
                               f"{where}.replacement")
     kong_fed_by = raw.get("kong_fed_by")
     if kong_fed_by is not None:
-        kong_fed_by = _seat_number(kong_fed_by, f"{where}.kong_fed_by")
+        kong_fed_by = _seat_number(kong_fed_by, where, "kong_fed_by")
         if replacement != "kong":
             raise RecordError("kong_fed_by goes with replacement 'kong'", f"{where}.kong_fed_by")
         if kong_fed_by == seat:
             raise RecordError("the winner cannot feed its own kong", f"{where}.kong_fed_by")
     if is_flower(tile) and by != "self_draw":
         raise RecordError("a flower can only be won by self-draw (八花齐)", f"{where}.tile")
-    return Win(
-        seat=seat, tile=tile, by=by, from_seat=from_seat, replacement=replacement,
-        kong_fed_by=kong_fed_by,
-        first_turn=_bool(raw.get("first_turn", False), f"{where}.first_turn"),
-        last_tiles=_bool(raw.get("last_tiles", False), f"{where}.last_tiles"),
-        discarder_after_kong=_bool(raw.get("discarder_after_kong", False),
-                                   f"{where}.discarder_after_kong"),
-        tile_text=str(tile_text), explicit=frozenset(raw.keys()),
-    )
+    flags = [raw.get(key, False) for key in _WIN_FLAGS]
+    for key, value in zip(_WIN_FLAGS, flags, strict=True):
+        if value is not False:
+            _bool(value, where, key)
+    return Win(seat, tile, by, from_seat, replacement, kong_fed_by, *flags,
+               tile_text=str(tile_text), explicit=frozenset(raw))
 
 
 def _parse_context(raw: Any) -> Context:
@@ -483,18 +501,19 @@ def _parse_context(raw: Any) -> Context:
         value = raw.get(key)
         tiles[key] = None
         if value is not None:
-            tile = _one_tile(value, f"context.{key}")
+            tile = _one_tile(value, "context", key)
             if is_flower(tile):
                 raise RecordError("must be a playing tile, not a flower", f"context.{key}")
             tiles[key] = tile
             texts.append((key, value))
     return Context(
-        huangzhuang_streak=_count(raw.get("huangzhuang_streak", 0), "context.huangzhuang_streak"),
+        huangzhuang_streak=_count(raw.get("huangzhuang_streak", 0), "context",
+                                  "huangzhuang_streak"),
         dice=dice,
-        huangfan=_count(raw.get("huangfan", 0), "context.huangfan"),
+        huangfan=_count(raw.get("huangfan", 0), "context", "huangfan"),
         indicator=tiles["indicator"],
         bao_tile=tiles["bao_tile"],
-        explicit=frozenset(raw.keys()),
+        explicit=frozenset(raw),
         texts=tuple(texts),
     )
 
@@ -592,6 +611,8 @@ def validate_counts(record: HandRecord) -> None:
     if len(discard_wins) > 1:
         # the one discarded tile sits in every winner's hand: count it once
         counts[discard_wins[0].tile] -= len(discard_wins) - 1
+    if max(counts[:NUM_KINDS]) <= 4 and max(counts[NUM_KINDS:]) <= 1:
+        return
     for tile, n in enumerate(counts):
         limit = 1 if is_flower(tile) else 4
         if n > limit:

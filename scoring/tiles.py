@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from scoring.errors import TileError
+from scoring.memo import memoised
 
 Tile = int
 
@@ -107,6 +108,19 @@ def parse_tiles(text: str) -> list[Tile]:
 
     Digits (Arabic or Chinese) before a suit letter share it; spaces are ignored.
     """
+    return list(parsed_tiles(text))
+
+
+_MEMO_LENGTH = 64  # a hand or a meld is shorter; longer text is parsed, not remembered
+
+
+def parsed_tiles(text: str) -> tuple[Tile, ...]:
+    """:func:`parse_tiles` as a tuple, remembered for short text: records and tables spell the
+    same melds and hands again and again."""
+    return _parse_memo(text) if len(text) <= _MEMO_LENGTH else _parse(text)
+
+
+def _parse(text: str) -> tuple[Tile, ...]:
     out: list[Tile] = []
     pending: list[tuple[int, int]] = []  # (rank, position) waiting for a suit letter
     i, n = 0, len(text)
@@ -147,7 +161,10 @@ def parse_tiles(text: str) -> list[Tile]:
         raise TileError(f"bad tile character {ch!r} at position {i} in {text!r}")
     if pending:
         raise TileError(f"digits without a suit at the end of {text!r}")
-    return out
+    return tuple(out)
+
+
+_parse_memo = memoised(maxsize=4096)(_parse)
 
 
 def format_tiles(tiles: Iterable[Tile], sort: bool = False) -> str:

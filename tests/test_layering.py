@@ -77,3 +77,21 @@ def test_runtime_never_needs_the_training_extra(package: str) -> None:
         if used:
             bad.append(f"{path.relative_to(ROOT)} imports {sorted(used)}")
     assert not bad, "\n".join(bad)
+
+
+# the dashboard's Qt-free cores: the views receive them and call their methods
+DASHBOARD_CORES = ("camera_reading", "core", "i18n", "match_session", "showdowns", "signals")
+
+
+@pytest.mark.parametrize("name", DASHBOARD_CORES)
+def test_importing_a_dashboard_core_never_loads_qt(name: str) -> None:
+    """What a module imports at its top (i18n's Qt-only helpers import Qt when called)."""
+    path = ROOT / "ui" / "dashboard" / f"{name}.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    used = {a.name for node in tree.body if isinstance(node, ast.Import) for a in node.names}
+    used |= {node.module for node in tree.body
+             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
+    assert not {m for m in used if m.split(".")[0] == "PySide6"}, f"{name} imports Qt"
+    views = {m for m in used if m.startswith("ui.dashboard.")
+             and m.removeprefix("ui.dashboard.") not in DASHBOARD_CORES}
+    assert not views, f"{name} imports {sorted(views)}, which may import Qt"

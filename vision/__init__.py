@@ -55,7 +55,8 @@ from typing import Any
 _EXPORTS = {
     "Capture": "vision.capture", "CaptureError": "vision.capture",
     "CaptureEnded": "vision.capture", "CaptureStatus": "vision.capture",
-    "Frame": "vision.capture", "open_capture": "vision.capture", "load_image": "vision.capture",
+    "CapturedFrame": "vision.capture", "open_capture": "vision.capture",
+    "load_image": "vision.capture",
     "Detector": "vision.detector", "load_detector": "vision.detector",
     "TileDetections": "vision.detections",
     "TableCalibration": "vision.geometry", "find_table_corners": "vision.geometry",

@@ -85,7 +85,7 @@ def check_image(image: np.ndarray, name: str) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Frame:
+class CapturedFrame:
     """One picture and when it was taken.
 
     ``timestamp`` is the wall-clock time (seconds since the epoch) the frame was grabbed;
@@ -269,7 +269,8 @@ class Capture:
                  realtime: bool = False) -> None:
         self.source = source_for(source)
         self.name = self.source.name
-        self._queue: queue.Queue[Frame | BaseException] = queue.Queue(maxsize=max(1, queue_size))
+        self._queue: queue.Queue[CapturedFrame | BaseException] = queue.Queue(
+            maxsize=max(1, queue_size))
         self._status: list[CaptureStatus] = []
         self._status_lock = threading.Lock()
         self._stop = threading.Event()
@@ -285,7 +286,7 @@ class Capture:
 
     # -- caller side
 
-    def read(self, timeout: float = 1.0) -> Frame | None:
+    def read(self, timeout: float = 1.0) -> CapturedFrame | None:
         """The next frame, or ``None`` if none came within ``timeout`` seconds.
 
         Raises :class:`CaptureEnded` when a file or folder is finished and
@@ -302,7 +303,7 @@ class Capture:
             raise item
         return item
 
-    def __iter__(self) -> Iterator[Frame]:
+    def __iter__(self) -> Iterator[CapturedFrame]:
         """Every frame until the source ends (then stops) or fails (then raises)."""
         while True:
             try:
@@ -342,7 +343,7 @@ class Capture:
             self.frames_skipped += 1
         self._report("skipped", message)
 
-    def _put(self, item: Frame | BaseException) -> None:
+    def _put(self, item: CapturedFrame | BaseException) -> None:
         final = isinstance(item, BaseException)
         while not self._stop.is_set():
             if self.source.live and not final:
@@ -409,7 +410,7 @@ class Capture:
                 self._reconnect()
                 continue
             image, position, name = got
-            self._put(Frame(image=image, index=self.frames_read, timestamp=time.time(),
+            self._put(CapturedFrame(image=image, index=self.frames_read, timestamp=time.time(),
                             position=position, name=name))
             self.frames_read += 1
             if interval:

@@ -23,9 +23,9 @@ from scoring.rulesets.registry import default_ruleset, rules_for
 from scoring.tiles import TILE_NAMES
 from vision.capture import (
     Capture,
+    CapturedFrame,
     CaptureStatus,
     CorruptImage,
-    Frame,
     FrameSource,
     check_image,
     open_capture,
@@ -60,7 +60,7 @@ FRESH_WALL = 60  # wall stacks in view that mean a new wall was built (a full on
 class FrameResult:
     """What one frame gave. ``hands`` are the stable seat states so far (``None``: not yet)."""
 
-    frame: Frame
+    frame: CapturedFrame
     detections: TileDetections  # with seat, role, group and sideways
     table: TableReading
     repair: Repair
@@ -165,7 +165,7 @@ class Pipeline:
             result.statuses = cap.statuses()
         return result
 
-    def _process_or_skip(self, cap: Capture, frame: Frame) -> FrameResult | None:
+    def _process_or_skip(self, cap: Capture, frame: CapturedFrame) -> FrameResult | None:
         """The frame's result, or ``None`` when it cannot be processed: then it is counted and
         reported as ``skipped`` (with the reason) and the stream goes on."""
         try:
@@ -200,11 +200,11 @@ class Pipeline:
     def process(self, image: np.ndarray, index: int = 0,
                 timestamp: float | None = None) -> FrameResult:
         """One picture through the pipeline (for callers that have their own frames)."""
-        return self.process_frame(Frame(image=image, index=index,
+        return self.process_frame(CapturedFrame(image=image, index=index,
                                         timestamp=time.time() if timestamp is None
                                         else timestamp))
 
-    def process_frame(self, frame: Frame) -> FrameResult:
+    def process_frame(self, frame: CapturedFrame) -> FrameResult:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         image = check_image(frame.image, frame.name or f"frame {frame.index}")
@@ -264,7 +264,8 @@ class Pipeline:
 
     # -- stability and events
 
-    def _stabilize(self, frame: Frame, table: TableReading, fixed: Repair) -> list[VisionEvent]:
+    def _stabilize(self, frame: CapturedFrame, table: TableReading,
+                   fixed: Repair) -> list[VisionEvent]:
         events: list[VisionEvent] = []
         # the indicator first: it decides which tiles are wild, so whether a hand is finished
         if table.indicator is not None:
@@ -312,7 +313,7 @@ class Pipeline:
         if self._next_dealer is not None:
             self.dealer, self._next_dealer = self._next_dealer, None
 
-    def _dice(self, frame: Frame, table: TableReading) -> list[VisionEvent]:
+    def _dice(self, frame: CapturedFrame, table: TableReading) -> list[VisionEvent]:
         """A roll is reported once its faces hold N frames; dice taken away in between let
         the same faces count again as the next roll."""
         if table.wall_stacks >= FRESH_WALL and self._wall_seen < FRESH_WALL // 2:
@@ -349,7 +350,7 @@ class Pipeline:
         seat counted from the last throw (Liaoyang's second roller), or the dealer again."""
         return rules_for(self.ruleset).next_roller(self.dealer, self.rolls[-1:], self.options)
 
-    def _win_check(self, state: SeatState, frame: Frame) -> list[VisionEvent]:
+    def _win_check(self, state: SeatState, frame: CapturedFrame) -> list[VisionEvent]:
         if state.hidden or state.tile_count != 14 or state.seat in self.won:
             return []
         from scoring.record import Meld

@@ -36,6 +36,11 @@ def known_rulesets() -> tuple[str, ...]:
     return _BUILT_IN + tuple(n for n in _REGISTERED if n not in _BUILT_IN)
 
 
+def is_known(name: object) -> bool:
+    """Is ``name`` one of :func:`known_rulesets` (asked for every record parsed)?"""
+    return isinstance(name, str) and (name in _BUILT_IN or name in _REGISTERED)
+
+
 def default_ruleset() -> str:
     """The ruleset a new match or an unnamed table record gets: the first known."""
     return known_rulesets()[0]
@@ -95,7 +100,7 @@ def typed_options(name: str, overrides: Mapping[str, Any]) -> Any:
     An option of another ruleset is refused naming that ruleset; settings under which nothing
     could be paid are refused by the ruleset's own check.
     """
-    if name not in _BUILT_IN and name not in _REGISTERED:
+    if not is_known(name):
         ruleset_options(name)  # an unknown ruleset is refused, naming the known ones
     kind = _options_type(name)
     try:

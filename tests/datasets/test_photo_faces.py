@@ -17,7 +17,7 @@ from datasets.scene import make_scene
 from datasets.synth import synthesize
 from scoring.tiles import NUM_TILES
 from tests.datasets.conftest import needs_art
-from vision.training.prepare import list_samples, split_groups
+from vision.training.prepare import group_folds, list_samples
 
 ROOT = photo_faces.DATA_ROOT
 SMALL = (960, 540)
@@ -28,7 +28,7 @@ needs_data = pytest.mark.skipif(not (ROOT / "tiles-real").is_dir()
 
 @functools.cache
 def _folds() -> dict[str, dict[str, str]]:
-    return {"tiles-real": split_groups(list_samples(ROOT / "tiles-real", "tiles"), 0.2, 0),
+    return {"tiles-real": group_folds(list_samples(ROOT / "tiles-real", "tiles"), 0.2, 0),
             "tile-faces": face_folds(ROOT / "tile-faces", 0.2, 0)}
 
 

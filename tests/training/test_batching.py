@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 pytest.importorskip("onnx", reason="the onnx package is part of the dev and train extras")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
 
-from onnx_graphs import centre_pixel_classifier
-
+from tests.vision.onnx_graphs import centre_pixel_classifier
 from vision.detector import OnnxModel
 from vision.training.batching import free_batch
 

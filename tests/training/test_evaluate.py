@@ -3,16 +3,13 @@ in the test (``tests/vision/onnx_graphs.py``) so every number is known."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "vision"))
-from onnx_graphs import centre_pixel_classifier, fixed_detector, red_for_class
-
+from tests.vision.onnx_graphs import centre_pixel_classifier, fixed_detector, red_for_class
 from ui.cli import main
 from vision.evaluate import (
     TILE_NAMES,

@@ -8,8 +8,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from fakes import fake_dataset
 
+from tests.training.fakes import fake_dataset
 from ui.cli import main
 from vision.training.crops import dihedral, symmetric_probs
 

@@ -16,8 +16,7 @@ pytestmark = pytest.mark.train
 torch = pytest.importorskip("torch", reason="needs the train extra (pip install 'mjtable[train]')")
 pytest.importorskip("ultralytics", reason="needs the train extra (pip install 'mjtable[train]')")
 
-from fakes import fake_dataset  # noqa: E402
-
+from tests.training.fakes import fake_dataset  # noqa: E402
 from ui.cli import main  # noqa: E402
 from vision.detector import OnnxModel, to_tensor  # noqa: E402
 from vision.training.prepare import CLASSIFIER_NAMES  # noqa: E402

@@ -1,17 +1,13 @@
-"""Qt offscreen for every dashboard test, and the vision tests' ONNX model builders on the path
-(a detector built from a scene's manifest: the real pipeline, no trained weights)."""
-
-import os
-import sys
-from pathlib import Path
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
-
+"""Qt offscreen for every dashboard test, Qt objects collected on the GUI thread, and the main
+window on a fresh match log."""
 
 import gc
+import os
+from pathlib import Path
 
 import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
 @pytest.fixture(autouse=True)

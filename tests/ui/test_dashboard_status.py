@@ -43,9 +43,9 @@ def test_a_frame_the_camera_cannot_use_is_shown_and_skipped(window: MainWindow, 
                                                             tmp_path: Path) -> None:
     import cv2
     import numpy as np
-    from onnx_graphs import fixed_detector
 
     from scoring.tiles import CLASS_NAMES
+    from tests.vision.onnx_graphs import fixed_detector
     from vision.detector import load_detector
 
     models = tmp_path / "models"

@@ -19,12 +19,12 @@ import pytest
 
 pytest.importorskip("pytestqt", reason="pytest-qt is part of the dev extra")
 
-from onnx_graphs import MANIFEST_NAMES as NAMES
-from onnx_graphs import fixed_detector, manifest_boxes
 from PySide6.QtCore import QPoint, Qt
 
 from scoring.match import MatchStore
 from scoring.tiles import tile_from_name
+from tests.vision.onnx_graphs import MANIFEST_NAMES as NAMES
+from tests.vision.onnx_graphs import fixed_detector, manifest_boxes
 from ui.dashboard import i18n
 from ui.dashboard.app import RunOptions, build_window
 from ui.dashboard.core import TileRef
@@ -133,7 +133,7 @@ def test_demo_recognizes_scores_corrects_logs_and_drives_the_table(demo, qtbot, 
     assert window.session.corrections[-1].what == "win: self_draw -> discard from 1"
 
     # confirmed into the match log with who and why (and, as asked, kept as a labeled example)
-    window.save_examples = examples = tmp_path / "examples"
+    window.showdowns.save_examples = examples = tmp_path / "examples"
     window.confirm_hand()
     match = window.store.load(window.match_panel.match_id)
     assert match.totals == [0, -6, 6, 0] and len(match.hands) == 1
@@ -166,7 +166,7 @@ def test_demo_recognizes_scores_corrects_logs_and_drives_the_table(demo, qtbot, 
     assert summary.images["train"] == 1 and summary.boxes["train"] > 50
 
     # the same showdown seen again (the video loops) is not a second hand
-    again = dataclasses.replace(window.last_reading, events=[
+    again = dataclasses.replace(window.showdowns.last_reading, events=[
         VisionEvent("win", {"seats": [2], "tile": "9m"}, 0, 0.0)])
     window.show_reading(again, {})
     assert window.session.record is None

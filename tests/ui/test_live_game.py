@@ -14,9 +14,8 @@ import pytest
 
 pytest.importorskip("pytestqt", reason="pytest-qt is part of the dev extra")
 
-from labeled_truth import VIDEO, LabeledTruthDetector, script
-
 from scoring.match import MatchStore
+from tests.vision.labeled_truth import VIDEO, LabeledTruthDetector, script
 from ui.dashboard import i18n
 from ui.dashboard.app import RunOptions, build_window
 
@@ -45,7 +44,7 @@ def test_two_hands_in_a_row_into_the_match_log_and_replay_agrees(game, qtbot, ca
     hands = [h["record"] for h in script()["hands"]]
     for n, want in enumerate(hands):
         # the worker runs ahead; the next hand's dice and win wait for this confirmation
-        qtbot.waitUntil(lambda: window.awaiting_confirmation(), timeout=30000)
+        qtbot.waitUntil(lambda: window.showdowns.awaiting_confirmation(), timeout=30000)
         record = window.session.record
         assert record.dealer == want["dealer"] == window.match_panel.match.dealer
         assert [(w.seat, w.by) for w in record.wins] == [(want["wins"][0]["seat"],
@@ -56,7 +55,7 @@ def test_two_hands_in_a_row_into_the_match_log_and_replay_agrees(game, qtbot, ca
     qtbot.waitUntil(lambda: window.camera.isFinished(), timeout=30000)
     qtbot.waitUntil(lambda: i18n.tr("camera_ended") in window.camera_status.text(),
                     timeout=5000)
-    assert not window.held and not window.awaiting_confirmation()
+    assert not window.showdowns.held and not window.showdowns.awaiting_confirmation()
     match = window.store.load(mid)
     assert [list(h.settlement.payments) for h in match.hands] == [[-8, 24, -8, -8],
                                                                    [-5, -5, 15, -5]]
@@ -77,14 +76,14 @@ def test_two_hands_in_a_row_into_the_match_log_and_replay_agrees(game, qtbot, ca
 
 def test_a_camera_that_stops_mid_hand_keeps_the_hand_and_logs_nothing(game, qtbot) -> None:
     window, _db, mid = game
-    qtbot.waitUntil(lambda: window.live is not None and any(
-        s.melds for s in window.live), timeout=30000)  # the first claim was seen
+    qtbot.waitUntil(lambda: window.showdowns.live is not None and any(
+        s.melds for s in window.showdowns.live), timeout=30000)  # the first claim was seen
     window.camera.stop()
     qtbot.wait(200)  # the readings already sent arrive
-    seen = [(list(s.melds), list(s.flowers)) for s in window.live]
+    seen = [(list(s.melds), list(s.flowers)) for s in window.showdowns.live]
     window.show_camera_status("lost", "camera 0 lost")
     qtbot.wait(50)
     text = window.camera_status.text()
     assert text.startswith(i18n.tr("camera_lost")) and i18n.tr("hand_kept") in text
-    assert [(list(s.melds), list(s.flowers)) for s in window.live] == seen  # as last seen
+    assert [(list(s.melds), list(s.flowers)) for s in window.showdowns.live] == seen  # as last seen
     assert window.store.load(mid).hands == []  # nothing logged until a person confirms

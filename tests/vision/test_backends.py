@@ -52,7 +52,7 @@ def test_openvino_finds_what_onnxruntime_finds() -> None:
 def test_openvino_compiles_a_slow_shape_that_comes_back(tmp_path: Path) -> None:
     """Free height and width: any shape runs; one that was slow gets its own compile when it
     comes back, a quick one does not."""
-    from onnx_graphs import fixed_detector
+    from tests.vision.onnx_graphs import fixed_detector
 
     path = fixed_detector(tmp_path / "d.onnx", ["tile"], [(10, 10, 4, 4, 0, 0.9)], size=64,
                           dynamic=True)

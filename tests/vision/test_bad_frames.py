@@ -9,9 +9,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from onnx_graphs import fixed_detector
 
 from scoring.tiles import CLASS_NAMES
+from tests.vision.onnx_graphs import fixed_detector
 from ui.cli import main
 from vision.capture import UnusableImage, load_image, open_capture
 from vision.detector import letterbox

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from vision.capture import (
+    CapturedFrame,
     CaptureEnded,
     CaptureError,
     CorruptImage,
-    Frame,
     load_image,
     open_capture,
 )
@@ -29,7 +29,7 @@ def _write_video(path: Path, n: int, size: tuple[int, int] = (64, 48)) -> Path:
     return path
 
 
-def _drain(cap, limit: float = 10.0) -> list[Frame]:
+def _drain(cap, limit: float = 10.0) -> list[CapturedFrame]:
     frames = []
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
@@ -130,7 +130,7 @@ class FlakyCamera:
 def test_camera_that_comes_back_is_reconnected_and_reported() -> None:
     cam = FlakyCamera(first=3, outage=2, second=4)
     with open_capture(cam, queue_size=64, retry_interval=0.01, reconnect_timeout=5) as cap:
-        frames: list[Frame] = []
+        frames: list[CapturedFrame] = []
         deadline = time.monotonic() + 5
         while len(frames) < 7 and time.monotonic() < deadline:
             f = cap.read(timeout=0.1)

@@ -29,9 +29,8 @@ def _table() -> np.ndarray:
 def test_change_mask_regions(tmp_path: Path) -> None:
     """Sensor noise is no change; a new tile is one region around it; a camera that moved is
     the whole frame."""
-    from onnx_graphs import fixed_detector
-
     from scoring.tiles import CLASS_NAMES
+    from tests.vision.onnx_graphs import fixed_detector
     from vision.detector import Detector
 
     model = fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), [], size=64, dynamic=True)

@@ -8,9 +8,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from onnx_graphs import fixed_detector
 
 from scoring.tiles import CLASS_NAMES
+from tests.vision.onnx_graphs import fixed_detector
 from ui.cli import main
 
 SAMPLES = Path(__file__).resolve().parents[2] / "vision" / "samples"
@@ -46,7 +46,7 @@ def test_detect_decides_each_photos_size(tmp_path: Path, capsys) -> None:
     """Unrelated photos in one `detect`: a square close-up after a table photo is not read at
     the table's size (the model finds 12 boxes in a square photo at 960, 4 in a 1080p one at
     320; a stream that kept the first choice would find 0 in the 1080p one)."""
-    from onnx_graphs import photo_scale_detector
+    from tests.vision.onnx_graphs import photo_scale_detector
 
     folder = tmp_path / "models"
     folder.mkdir()

@@ -8,9 +8,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from onnx_graphs import centre_pixel_classifier, fixed_detector, red_for_class
 
 from scoring.tiles import CLASS_NAMES, TILE_NAMES
+from tests.vision.onnx_graphs import centre_pixel_classifier, fixed_detector, red_for_class
 from vision.detections import TileDetections
 from vision.detector import Detector, letterbox, load_detector, nms
 from vision.labels import BACK_CLASS, name_to_class
@@ -315,7 +315,7 @@ def test_automatic_size_tries_the_table_size_when_tiles_are_tiny(tmp_path: Path)
 def test_stills_choose_their_size_each_a_stream_keeps_its_first(tmp_path: Path) -> None:
     """Unrelated photos (``stills``) each decide between 320 and 960; the frames of one camera
     keep the first frame's choice."""
-    from onnx_graphs import photo_scale_detector
+    from tests.vision.onnx_graphs import photo_scale_detector
 
     path = photo_scale_detector(tmp_path / "d.onnx", list(CLASS_NAMES))
     square, wide = np.zeros((960, 960, 3), np.uint8), np.zeros((1080, 1920, 3), np.uint8)
@@ -336,7 +336,7 @@ def test_stills_choose_their_size_each_a_stream_keeps_its_first(tmp_path: Path) 
 def test_low_threshold_chooses_the_size_the_operating_one_does(tmp_path: Path) -> None:
     """Evaluation asks for faint boxes too; only boxes at the operating threshold decide the
     size, else ten faint boxes seen only at 960 would move a 1080p photo to 960."""
-    from onnx_graphs import photo_scale_detector
+    from tests.vision.onnx_graphs import photo_scale_detector
 
     path = photo_scale_detector(tmp_path / "d.onnx", list(CLASS_NAMES))
     det = Detector(path, read_dice=False, stills=True)

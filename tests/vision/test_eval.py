@@ -10,9 +10,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from onnx_graphs import MANIFEST_NAMES, fixed_detector, manifest_boxes, photo_scale_detector
 
 from scoring.tiles import CLASS_NAMES
+from tests.vision.onnx_graphs import (
+    MANIFEST_NAMES,
+    fixed_detector,
+    manifest_boxes,
+    photo_scale_detector,
+)
 from ui.cli import main
 from vision.capture import load_image
 from vision.evaluate import evaluate, load_dataset, load_model, named

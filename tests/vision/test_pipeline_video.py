@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from labeled_truth import VIDEO, LabeledTruthDetector, script
 
 from scoring import score
 from scoring.record import parse_record
+from tests.vision.labeled_truth import VIDEO, LabeledTruthDetector, script
 from vision.capture import VideoSource
 from vision.pipeline import Pipeline
 from vision.stability import MATCH_EVENT_TYPES

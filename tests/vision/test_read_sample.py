@@ -11,11 +11,11 @@ import json
 from pathlib import Path
 
 import pytest
-from onnx_graphs import MANIFEST_NAMES as NAMES
-from onnx_graphs import fixed_detector, manifest_boxes
 
 from scoring.record import parse_record
 from scoring.tiles import parse_tiles
+from tests.vision.onnx_graphs import MANIFEST_NAMES as NAMES
+from tests.vision.onnx_graphs import fixed_detector, manifest_boxes
 from ui.cli import main
 
 SAMPLES = Path(__file__).resolve().parents[2] / "vision" / "samples"

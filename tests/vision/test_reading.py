@@ -6,10 +6,10 @@ import dataclasses
 
 import numpy as np
 import pytest
-from scenes import Scene, SeatSpec, detections, table_corners, tilted, top_down
 
 from scoring.record import parse_record
 from scoring.tiles import format_tiles, parse_tiles
+from tests.vision.scenes import Scene, SeatSpec, detections, table_corners, tilted, top_down
 from vision.geometry import TableCalibration, find_table_corners, order_corners, read_table
 from vision.reading import read_detections, seat_states
 

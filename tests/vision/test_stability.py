@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scenes import Scene, SeatSpec, detections, table_corners, top_down
 
 from scoring.tiles import parse_tiles
+from tests.vision.scenes import Scene, SeatSpec, detections, table_corners, top_down
 from vision.detections import TileDetections
 from vision.pipeline import Pipeline
 from vision.stability import Stabilizer

@@ -1,5 +1,7 @@
 """The PySide6 dashboard: live view, seats, scoring, corrections, match and table control.
 
-`core` is Qt-free (typed callbacks, the hand being scored, corrections); the widgets receive the
-core, subscribe to it and write back only through its methods.
+The cores are Qt-free: `core` (the hand being scored, corrections), `match_session` (the open
+match) and `showdowns` (the camera's hands on their way to the match log), with typed callbacks
+(`signals`); the widgets receive them, subscribe to them and write back only through their
+methods.
 """

@@ -54,7 +54,7 @@ def build_window(opts: RunOptions):
         i18n.install_qt_translations(app)
     store = MatchStore.open(opts.db)
     window = MainWindow(operator=opts.operator, store=store)
-    window.save_examples = opts.save_examples
+    window.showdowns.save_examples = opts.save_examples
     panel = window.match_panel
     assert panel is not None
     if opts.match is not None:

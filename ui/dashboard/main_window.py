@@ -20,20 +20,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scoring.errors import ScoringError
 from scoring.jsonlimits import read_json_file
-from scoring.record import HandRecord, Seat
-from scoring.rulesets.registry import default_ruleset
-from scoring.tiles import parse_tiles
+from scoring.record import HandRecord, Win
+from scoring.tiles import TILE_NAMES, parse_tiles
 from scoring.waiting import seat_waits
 from ui.commands.waits import parse_meld
 from ui.dashboard.camera_view import CameraView, Overlay
-from ui.dashboard.core import Correction, HandSession, TileRef, part_size, tile_at
+from ui.dashboard.core import Correction, HandSession, TileRef
 from ui.dashboard.i18n import default_players, seat_name, tr, word
 from ui.dashboard.match_panel import MatchPanel
 from ui.dashboard.palette import TilePalette
 from ui.dashboard.scoring_panel import ScoringPanel
 from ui.dashboard.seat_panel import SeatPanel, SeatView
+from ui.dashboard.showdowns import Showdowns
 from ui.dashboard.table_panel import TableBridge, TablePanel
 from ui.dashboard.timer_panel import TimerPanel
 from ui.errors import CommandError
@@ -42,11 +41,6 @@ from ui.errors import CommandError
 # (row, column, column span): top and bottom seats take the whole width
 SEAT_CELLS = {0: (2, 0, 3), 1: (1, 2, 1), 2: (0, 0, 3), 3: (1, 0, 1)}
 SIDE_WIDTH = 200  # left and right seat panels
-# camera events logged as they happen (the rest of a hand is logged when a person confirms it)
-LIVE_EVENTS = ("dice", "wall_broken", "indicator")
-# camera events that wait while a recognized hand waits for a person: the next hand's dice
-# belong to the next hand, and its win is scored after this one
-HELD_EVENTS = (*LIVE_EVENTS, "win")
 
 
 class MainWindow(QMainWindow):
@@ -58,14 +52,7 @@ class MainWindow(QMainWindow):
         self.operator = operator
         self.players = players or default_players()
         self.totals: list[float] | None = None
-        self.live: list[Seat] | None = None  # what the camera shows while no hand is finished
-        self.live_waits: dict[int, list[tuple[int, int]]] = {}
-        self.live_hidden: dict[int, int] = {}
-        self.last_reading: Any = None  # the camera's latest vision.pipeline.FrameResult
         self.closing = False
-        self.save_examples: Path | None = None  # where confirmed showdowns become examples
-        self.showdown_result: Any = None  # the camera reading the hand being scored came from
-        self.showdown_record: HandRecord | None = None
         self.camera: Any = None
         self.correction_log: list[Correction] = []
 
@@ -99,12 +86,6 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.scoring, tr("score"))
         self.store = store
         self.match_panel: MatchPanel | None = None
-        self.logged_seq: int | None = None  # the log event of a confirmed hand being corrected
-        # (winner, seat state key) of the camera's showdown being scored, and of the last one
-        # confirmed: the same showdown seen again is not a new hand
-        self.pending_showdown: tuple[int, Any] | None = None
-        self.confirmed_showdowns: set[tuple[int, Any]] = set()
-        self.held: list[tuple[Any, Any]] = []  # (reading, event) waiting for a confirmation
         if store is not None:
             self.match_panel = MatchPanel(store)
             self.match_panel.matchChanged.connect(self.show_match)
@@ -161,9 +142,13 @@ class MainWindow(QMainWindow):
             lambda i: self.mark_score_tab(False) if self.tabs.widget(i) is self.scoring else None)
 
         self.session.changed.connect(self.refresh_seats)
-        # a hand confirmed or cleared: what the camera saw meanwhile goes on
-        self.session.changed.connect(
-            lambda: self.release_held() if self.session.record is None and self.held else None)
+        # the camera's hands on their way to the log (after refresh_seats: a hand confirmed or
+        # cleared is shown gone before what the camera saw meanwhile goes on)
+        self.showdowns = Showdowns(self.session,
+                                   self.match_panel.session if self.match_panel else None)
+        self.showdowns.message.connect(self.statusBar().showMessage)
+        self.showdowns.recognized.connect(self.show_recognized)
+        self.showdowns.live_changed.connect(self.refresh_seats)
         self.session.corrected.connect(self.correction_log.append)
         self.refresh_seats()
         self.resize(1366, 768)
@@ -181,10 +166,11 @@ class MainWindow(QMainWindow):
         if record is None:
             dealer = self.match_panel.match.dealer if self.match_panel and \
                 self.match_panel.match else 0
-            if self.live is not None:
-                return SeatView(k, name, dealer, self.live[k], total,
-                                self.live_waits.get(k, []), hidden=self.live_hidden.get(k, 0),
-                                live=True)
+            live = self.showdowns.live
+            if live is not None:
+                return SeatView(k, name, dealer, live[k], total,
+                                self.showdowns.live_waits.get(k, []),
+                                hidden=self.showdowns.live_hidden.get(k, 0), live=True)
             return SeatView(k, name, dealer, total=total)
         seat = record.seats[k]
         winners = {w.seat for w in record.wins}
@@ -214,96 +200,15 @@ class MainWindow(QMainWindow):
         self.camera_status.setText(tr("camera_ok"))
 
     def show_reading(self, result: Any, waits: dict[int, list[tuple[int, int]]]) -> None:
-        """Live seats while a hand is played; a recognized win becomes the hand to score."""
-        from ui.dashboard.vision_worker import hidden_counts, live_seats
+        """A camera reading goes to the showdown core (not once the window is closing)."""
+        if not self.closing:
+            self.showdowns.take_reading(result, waits)
 
-        if self.closing:
-            return
-        self.live = live_seats(result)
-        self.last_reading = result
-        self.live_waits = waits
-        self.live_hidden = hidden_counts(result)
-        # what one picture shows belongs together: dice still lying at a showdown are that
-        # hand's; only later pictures wait for the recognized hand
-        hold = bool(self.held) or self.awaiting_confirmation()
-        for event in result.events:
-            if hold and event.type in HELD_EVENTS:
-                self.held.append((result, event))
-            else:
-                self.camera_event(result, event)
-        if self.session.record is None:
-            self.refresh_seats()
-
-    def awaiting_confirmation(self) -> bool:
-        """A hand the camera recognized waits for a person to confirm or correct it."""
-        return self.session.record is not None and self.session.source == "camera"
-
-    def camera_event(self, result: Any, event: Any) -> None:
-        from ui.dashboard.vision_worker import suggestions_from
-
-        if event.type in LIVE_EVENTS:
-            self.log_live_event(event)
-        if event.type == "dice" and self.match_panel is not None:
-            a, b = event.data["dice"][:2]
-            self.match_panel.add_roll(int(a), int(b))
-        elif event.type == "win":
-            winner = event.data["seats"][0]
-            state = result.hands[winner]  # the stable state the win was seen in
-            key = None if state is None else (winner, state.key)
-            if key is not None and key in self.confirmed_showdowns:
-                # a showdown already logged, seen again (a looping video, a camera glitch)
-                self.statusBar().showMessage(tr("showdown_seen_again"), 8000)
-            elif self.session.record is None or (self.session.source == "sample"
-                                                 and not self.session.corrections):
-                self.take_recognized_win(result, winner, suggestions_from(result))
-                self.pending_showdown = key
-            else:
-                self.statusBar().showMessage(tr("recognized_pending"), 10000)
-
-    def release_held(self) -> None:
-        """Camera events that waited for the last hand's confirmation, in the order seen (up
-        to the next recognized hand, which waits in turn)."""
-        held, self.held = self.held, []
-        for n, (result, event) in enumerate(held):
-            if self.awaiting_confirmation() and result is not self.showdown_result:
-                self.held = held[n:]
-                return
-            self.camera_event(result, event)
-
-    def log_live_event(self, event: Any) -> None:
-        """A camera event of :data:`LIVE_EVENTS` goes into the match log in the engine's own
-        form (who: camera); one the match refuses is shown, and the hand goes on without it."""
-        panel = self.match_panel
-        if panel is None or panel.match_id is None or self.store is None:
-            return
-        try:
-            panel.session.log_event(event.to_json(), who="camera")
-        except ValueError as exc:  # the match's refusals and the store's errors alike
-            self.statusBar().showMessage(f"{tr('not_logged')}: {exc}", 10000)
-
-    def take_recognized_win(self, result: Any, winner: int,
-                            suggestions: dict[TileRef, list[tuple[int, float]]]) -> None:
-        from vision.reading import build_record
-
-        match = self.match_panel.match if self.match_panel else None
-        ruleset = match.ruleset if match else default_ruleset()
-        dealer = match.dealer if match else 0
-        try:
-            record, notes = build_record(result.table, ruleset=ruleset, dealer=dealer,
-                                         winner=winner, dice=result.hand_dice,
-                                         options=match.options if match else None)
-            self.session.load(record, source="camera", suggestions=suggestions)
-            self.showdown_result = result
-            self.showdown_record = self.session.record  # as the camera read it
-        except (ValueError, ScoringError) as exc:
-            self.statusBar().showMessage(f"{tr('not_usable')}: {exc}", 10000)
-            return
-        self.logged_seq = None
-        from scoring.tiles import TILE_NAMES
-
-        win = self.session.record.wins[0] if self.session.record else None
-        if win is not None:
-            who = seat_name(win.seat, self.session.record.dealer, self.players)
+    def show_recognized(self, win: Win | None, notes: list[str]) -> None:
+        """The camera's hand waits on the Score tab: who won on what, and how it was read."""
+        record = self.session.record
+        if win is not None and record is not None:
+            who = seat_name(win.seat, record.dealer, self.players)
             self.statusBar().showMessage(tr("recognized_as").format(
                 who, TILE_NAMES[win.tile], word(win.by)), 15000)
             self.statusBar().setToolTip("\n".join(notes))
@@ -355,8 +260,8 @@ class MainWindow(QMainWindow):
                 "failed": f"{tr('camera_failed')}: {message}", "ended": tr("camera_replay"),
                 "finished": tr("camera_ended"),
                 }.get(kind, f"{tr('camera')}: {message}")
-        if kind in ("lost", "failed", "finished") and (self.live is not None
-                                                       or self.awaiting_confirmation()):
+        if kind in ("lost", "failed", "finished") and (
+                self.showdowns.live is not None or self.showdowns.awaiting_confirmation()):
             text += f"; {tr('hand_kept')}"  # the seats stay as last seen; nothing is logged
         if getattr(self, "_skipped", 0):
             text += f"; {tr('camera_skipped')}: {self._skipped} (last: {self._last_skip})"
@@ -433,70 +338,15 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(str(exc), 10000)
 
     def confirm_hand(self) -> None:
-        """Commit the scored hand to the match log, with every correction as the reason.
-
-        A hand reopened from the log is amended instead: the original stays in the log.
-        """
-        record, st = self.session.record, self.session.settlement
-        if record is None or st is None:
-            return
-        panel = self.match_panel
-        if panel is None or panel.match_id is None:
-            self.statusBar().showMessage(tr("no_match_open"), 8000)
-            return
-        why = "; ".join(f"seat {c.seat} {c.what} ({c.who}: {c.why})"
-                        for c in self.session.corrections) or "confirmed"
-        try:
-            panel.session.record_hand(record.to_json(), self.operator, why, self.logged_seq)
-        except ValueError as exc:
-            self.statusBar().showMessage(str(exc), 10000)
-            return
-        self.logged_seq = None
-        if self.session.source == "camera":
-            if self.pending_showdown is not None:
-                self.confirmed_showdowns.add(self.pending_showdown)
-            if self.save_examples is not None and self.showdown_result is not None:
-                self.save_example(self.showdown_result, record)
-        self.pending_showdown = None
-        self.session.clear()
-        panel.refresh()
-        self.statusBar().showMessage(tr("confirm_hand") + " ✓", 4000)
-
-    def save_example(self, result: Any, record: HandRecord) -> None:
-        """The confirmed showdown as a labeled example (``--save-examples``): the frame, the
-        corrected tiles where a person confirmed them, the camera's reading elsewhere."""
-        from ui.dashboard.vision_worker import tile_refs
-        from vision.examples import example_manifest, save_example
-
-        confirmed = {}
-        seen = self.showdown_record
-        for row, ref in tile_refs(result).items():
-            # a part that gained or lost tiles has moved its places: those boxes stay unchecked
-            if seen is None or part_size(seen, ref) != part_size(record, ref):
-                continue
-            tile = tile_at(record, ref)
-            if tile is not None:
-                confirmed[row] = tile
-        image = result.frame.image
-        manifest = example_manifest(result.detections, record.to_json(),
-                                    (image.shape[1], image.shape[0]), confirmed,
-                                    session=self.operator)
-        try:
-            path = save_example(self.save_examples, image, manifest)
-        except (OSError, ValueError) as exc:
-            self.statusBar().showMessage(f"{tr('example_not_saved')}: {exc}", 10000)
-            return
-        self.statusBar().showMessage(tr("example_saved").format(path.stem), 6000)
+        """Commit the scored hand to the match log (the showdown core says why it could not)."""
+        if self.showdowns.confirm(self.operator) and self.match_panel is not None:
+            self.match_panel.refresh()
+            self.statusBar().showMessage(tr("confirm_hand") + " ✓", 4000)
 
     def reopen_hand(self, row: int, _col: int = 0) -> None:
         """Load a logged hand into the scoring panel to correct it (an amendment on confirm)."""
-        panel = self.match_panel
-        if panel is None or panel.match is None or row >= len(panel.match.hands):
-            return
-        hand = panel.match.hands[row]
-        self.session.load(hand.record, source=f"{tr('log')} #{hand.number}")
-        self.logged_seq = hand.seq
-        self.tabs.setCurrentWidget(self.scoring)
+        if self.showdowns.reopen(row):
+            self.tabs.setCurrentWidget(self.scoring)
 
     def show_match(self, match: Any) -> None:
         self.players = list(match.players)

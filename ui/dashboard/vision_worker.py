@@ -9,11 +9,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from scoring.record import Seat
+from ui.dashboard.camera_reading import LOW_CONFIDENCE, tile_refs, topk_of
 from ui.dashboard.camera_view import Overlay, display_image
-from ui.dashboard.core import TileRef
-
-LOW_CONFIDENCE = 0.5
 
 
 def default_source() -> str:
@@ -25,14 +22,6 @@ def default_source() -> str:
     if not videos:
         raise FileNotFoundError(f"no sample video in {samples}")
     return str(videos[0])
-
-
-def topk_of(dets: Any, row: int) -> list[tuple[int, float]]:
-    """A detection's best readings, most probable first (tile kinds only)."""
-    if not len(dets.topk_ids):
-        return []
-    return [(int(t), float(p)) for t, p in zip(dets.topk_ids[row], dets.topk_probs[row],
-                                               strict=False) if 0 <= t < 42 and p > 0]
 
 
 def overlays_from(dets: Any) -> list[Overlay]:
@@ -47,56 +36,6 @@ def overlays_from(dets: Any) -> list[Overlay]:
         out.append(Overlay(box, labels[i], conf, seat, conf < LOW_CONFIDENCE, key=i,
                            topk=tuple(topk_of(dets, i))))
     return out
-
-
-def suggestions_from(result: Any) -> dict[TileRef, list[tuple[int, float]]]:
-    """Each standing tile's top-k readings, keyed by where it sits in its seat's hand."""
-    dets = result.detections
-    out: dict[TileRef, list[tuple[int, float]]] = {}
-    for row, ref in tile_refs(result).items():
-        top = topk_of(dets, row)
-        if top and float(dets.confidence[row]) < LOW_CONFIDENCE:
-            out[ref] = top
-    return out
-
-
-def live_seats(result: Any) -> list[Seat]:
-    """What each seat shows right now, as scoring's Seat (hidden hands stay empty)."""
-    from vision.reading import scoring_melds
-
-    seats = []
-    for s in result.table.seats:
-        seats.append(Seat(concealed=() if s.hidden else tuple(s.hand),
-                          melds=scoring_melds(s.melds, s.seat), flowers=tuple(s.flowers)))
-    return seats
-
-
-def hidden_counts(result: Any) -> dict[int, int]:
-    """Standing tiles seen only from behind, per seat (drawn as tile backs)."""
-    return {s.seat: s.hidden for s in result.table.seats if s.hidden}
-
-
-def tile_refs(result: Any) -> dict[int, TileRef]:
-    """Detection row -> where that tile sits, so clicking a box corrects the right tile."""
-    from vision.reading import scoring_melds
-
-    refs: dict[int, TileRef] = {}
-    dets = result.detections
-    for s in result.table.seats:
-        for i, row in enumerate(s.hand_rows):
-            refs[row] = TileRef(s.seat, "concealed", i)
-        for i, row in enumerate(s.flower_rows):
-            refs[row] = TileRef(s.seat, "flowers", i)
-        for m_i, (reading, meld) in enumerate(zip(s.melds, scoring_melds(s.melds, s.seat),
-                                                  strict=False)):
-            free = list(range(len(meld.tiles)))  # the record may order a meld's tiles itself
-            for row in reading.rows:
-                tile = int(dets.class_id[row])
-                j = next((j for j in free if meld.tiles[j] == tile), None)
-                if j is not None:
-                    free.remove(j)
-                    refs[row] = TileRef(s.seat, "melds", j, m_i)
-    return refs
 
 
 class CameraWorker(QThread):

@@ -81,8 +81,10 @@ def list_samples(root: Path, source: str) -> list[Sample]:
             for p in images]
 
 
-def split_groups(samples: list[Sample], val_share: float, seed: int) -> dict[str, str]:
-    """Fold of each group: a seeded shuffle of the sorted groups, the first ``val_share`` to val."""
+def group_folds(samples: list[Sample], val_share: float, seed: int) -> dict[str, str]:
+    """Fold of each group: a seeded shuffle of the sorted groups, the first ``val_share`` of the
+    groups to val. (``datasets.split.split_groups`` gives each file a fold, sized by images; the
+    two stay apart because the trained models' held-back folds come from this one.)"""
     groups = sorted({s.group for s in samples})
     order = np.random.default_rng(seed).permutation(len(groups))
     n_val = round(len(groups) * val_share)
@@ -219,7 +221,7 @@ def prepare(tiles: Path, dice: Path | Sequence[Path] | None, out: Path, val_shar
     for root, source in [(tiles, "tiles"), *((r, "dice") for r in dice_roots)]:
         part = list_samples(root, source)
         samples += part
-        split = split_groups(part, val_share, seed)
+        split = group_folds(part, val_share, seed)
         folds.update({f"{source}:{g}": f for g, f in split.items()})
     if out.exists():
         for sub in ("detector", "classifier", "val"):

@@ -10,10 +10,10 @@ are checked only for a reading that would beat the best so far.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from scoring.engine import Decomposition, decompositions
+from scoring.engine import decompositions
 from scoring.errors import InvalidHand
+from scoring.memo import memoised
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
 from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
@@ -37,16 +37,11 @@ def _item(name: str, fan: int, times: int, note: str, note_zh: str) -> Item:
     return Item(name, fan * times, "fan", note, note_zh)
 
 
-@lru_cache(maxsize=4096)
-def _decompositions(concealed: tuple[int, ...], hun: int | None) -> tuple[Decomposition, ...]:
-    """The engine's readings, memoised: the camera and the dashboard re-score the same hand."""
-    wild = frozenset() if hun is None else frozenset({hun})
-    return tuple(decompositions(concealed, wild))
-
-
 def readings(hand: WinnerHand) -> list[Reading]:
-    """Every reading of the concealed tiles, one per shape and 混 assignment."""
-    return [Reading(hand, d) for d in _decompositions(tuple(sorted(hand.concealed)), hand.hun)]
+    """Every reading of the concealed tiles, one per shape and 混 assignment (the engine
+    memoises them: the camera and the dashboard re-score the same hand)."""
+    wild = frozenset() if hand.hun is None else frozenset({hand.hun})
+    return [Reading(hand, d) for d in decompositions(hand.concealed, wild)]
 
 
 def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluation:
@@ -90,8 +85,10 @@ def _closest_failure(all_readings: list[Reading]) -> str:
     return closest[0]
 
 
+@memoised(maxsize=1024)
 def evaluate_loser(loser: LoserSeat, options: LiaoyangOptions) -> tuple[tuple[Item, ...], int]:
-    """This loser's items and f_i."""
+    """This loser's items and f_i (remembered: most losers show few melds or none, so the same
+    seats come back hand after hand)."""
     items: list[Item] = []
     total = 0
     for f in LOSER_FANS:

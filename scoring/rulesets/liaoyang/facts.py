@@ -9,9 +9,9 @@ the shape, 三门齐, 有幺九, 横, the pair, 飘和, 七对, 2/8掌 and 大�
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from scoring.engine import Decomposition, Group
+from scoring.memo import memo_property
 from scoring.record import Meld, Win
 from scoring.tiles import Tile, is_dragon, is_terminal_or_honor, suit_of
 
@@ -26,42 +26,42 @@ class WinnerHand:
     hun: Tile | None
     jiqiang: frozenset[Tile]
 
-    @cached_property
+    @memo_property
     def physical(self) -> tuple[Tile, ...]:
         """Every tile as it lies on the table (a 混 counts as its own face)."""
         return (*self.concealed, *(t for m in self.melds for t in m.tiles))
 
-    @cached_property
+    @memo_property
     def hun_count(self) -> int:
         return sum(1 for t in self.physical if t == self.hun)
 
-    @cached_property
+    @memo_property
     def is_open(self) -> bool:
         """开门: a 吃, 碰, 明杠 or 补杠 (a 暗杠 does not open)."""
         return any(m.is_claimed for m in self.melds)
 
-    @cached_property
+    @memo_property
     def meld_tiles(self) -> tuple[Tile, ...]:
         return tuple(t for m in self.melds for t in m.tiles)
 
-    @cached_property
+    @memo_property
     def has_chow_meld(self) -> bool:
         return any(m.type == "chow" for m in self.melds)
 
-    @cached_property
+    @memo_property
     def has_identical_meld(self) -> bool:
         """A pung or kong laid down: 有横 whatever the 混 stand for."""
         return any(m.is_set_of_identical for m in self.melds)
 
-    @cached_property
+    @memo_property
     def laid_dragon_sets(self) -> int:
         return sum(1 for m in self.melds if m.is_set_of_identical and is_dragon(m.kind))
 
-    @cached_property
+    @memo_property
     def meld_suits(self) -> frozenset[int]:
         return frozenset(suit_of(t) for t in self.meld_tiles)
 
-    @cached_property
+    @memo_property
     def meld_has_yaojiu(self) -> bool:
         return any(is_terminal_or_honor(t) for t in self.meld_tiles)
 

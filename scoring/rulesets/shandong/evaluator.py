@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine import Decomposition
+from scoring.memo import memo_property
 from scoring.record import HandRecord, Meld, Win
 from scoring.rulesets.shandong.facts import WinFacts
 from scoring.rulesets.shandong.fans import BIG_HANDS, SMALL_HAND, Fan
@@ -32,22 +33,22 @@ class WinValue:
     base: int
     multipliers: list[Item]
 
-    @property
+    @memo_property
     def fan(self) -> int:
         return sum(f.fan for f in self.fans)
 
-    @property
+    @memo_property
     def hua_total(self) -> int:
         return sum(int(i.value) for i in self.hua)
 
-    @property
+    @memo_property
     def multiplier(self) -> int:
         out = 1
         for m in self.multipliers:
             out *= int(m.value)
         return out
 
-    @property
+    @memo_property
     def share(self) -> int:
         """S = (底 + 花) × 番 × multipliers."""
         return (self.base + self.hua_total) * self.fan * self.multiplier

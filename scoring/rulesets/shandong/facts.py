@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.engine import Decomposition
+from scoring.memo import memo_property
 from scoring.record import HandRecord, Meld, Win
-from scoring.tiles import Tile
+from scoring.tiles import Tile, suit_of
 
 
 @dataclass(frozen=True)
@@ -33,10 +34,15 @@ class WinFacts:
         """The winner shows a kong (in a first-turn win, a 暗杠 declared before it)."""
         return any(m.is_kong for m in self.melds)
 
-    @property
-    def tiles(self) -> list[Tile]:
+    @memo_property
+    def tiles(self) -> tuple[Tile, ...]:
         """Every tile of the hand, kongs with all four (flowers are not tiles of the hand)."""
-        return [*self.concealed, *(t for m in self.melds for t in m.tiles)]
+        return (*self.concealed, *(t for m in self.melds for t in m.tiles))
+
+    @memo_property
+    def suits(self) -> frozenset[int]:
+        """The suits of :attr:`tiles` (3: honors)."""
+        return frozenset(suit_of(t) for t in self.tiles)
 
     @property
     def chows(self) -> list[Tile]:

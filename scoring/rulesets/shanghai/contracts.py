@@ -38,11 +38,10 @@ def contracts(record: HandRecord) -> list[Contract]:
     """Every contract of this hand, one per (claimer, feeder) direction."""
     out: list[Contract] = []
     for claimer, seat in enumerate(record.seats):
+        claims = seat.claims_from
         for feeder in range(4):
-            if feeder == claimer:
-                continue
-            n = seat.claims_on(feeder)
-            if n >= CLAIMS_FOR_CONTRACT:
+            n = claims.get(feeder, 0)
+            if feeder != claimer and n >= CLAIMS_FOR_CONTRACT:
                 out.append(Contract(claimer, feeder, n))
     return out
 

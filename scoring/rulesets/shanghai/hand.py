@@ -8,9 +8,9 @@ shape only: 七对 never wins here, so it is looked at only to name the refusal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from scoring.engine import Decomposition, counts_of, decompositions, is_seven_pairs
+from scoring.memo import memo_property
 from scoring.record import Context, HandRecord, Meld, Win
 from scoring.tiles import Tile, is_flower, is_honor, suit_of
 
@@ -36,25 +36,25 @@ class HandFacts:
         """八花齐: the winning tile is the eighth flower."""
         return is_flower(self.win.tile)
 
-    @cached_property
+    @memo_property
     def tiles(self) -> tuple[Tile, ...]:
         """Every playing tile the winner shows (kongs with all four)."""
         return (*self.concealed, *(t for m in self.melds for t in m.tiles))
 
-    @cached_property
+    @memo_property
     def suits(self) -> frozenset[int]:
         """Suits present among the playing tiles: 0 万, 1 筒, 2 条 (honors not included)."""
         return frozenset(suit_of(t) for t in self.tiles if not is_honor(t))
 
-    @property
+    @memo_property
     def has_honors(self) -> bool:
         return any(is_honor(t) for t in self.tiles)
 
-    @property
+    @memo_property
     def all_honors(self) -> bool:
         return bool(self.tiles) and all(is_honor(t) for t in self.tiles)
 
-    @cached_property
+    @memo_property
     def readings(self) -> tuple[Decomposition, ...]:
         """Standard-shape readings of the concealed part (4 sets + a pair with the melds)."""
         if self.by_flowers:
@@ -65,7 +65,7 @@ class HandFacts:
     def has_shape(self) -> bool:
         return bool(self.readings)
 
-    @cached_property
+    @memo_property
     def all_pungs(self) -> bool:
         """碰碰胡 shape: some reading whose sets are all pungs, and no chow among the melds."""
         if any(m.type == "chow" for m in self.melds):

@@ -8,11 +8,6 @@ from typing import Any
 from scoring.rulesets.shandong.facts import WinFacts
 from scoring.rulesets.shandong.fans.base import Fan
 from scoring.rulesets.shandong.shapes import is_258
-from scoring.tiles import suit_of
-
-
-def _suits(facts: WinFacts) -> set[int]:
-    return {suit_of(t) for t in facts.tiles}
 
 
 class HunYiSe(Fan):
@@ -22,7 +17,7 @@ class HunYiSe(Fan):
     note_zh = "一种花色加字牌"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
-        suits = _suits(facts)
+        suits = facts.suits
         return 3 in suits and len(suits) == 2
 
 
@@ -33,7 +28,7 @@ class QingYiSe(Fan):
     note_zh = "只有一种花色"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
-        suits = _suits(facts)
+        suits = facts.suits
         return len(suits) == 1 and 3 not in suits
 
 

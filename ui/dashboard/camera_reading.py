@@ -1,0 +1,70 @@
+"""What the dashboard takes from one camera reading (a ``vision.pipeline.FrameResult``), without
+Qt: the seats as scoring sees them, where each detected tile sits in the hand, and the unsure
+tiles' other readings. The camera worker and the showdown core share these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.record import Seat
+from ui.dashboard.core import TileRef
+
+LOW_CONFIDENCE = 0.5  # a tile read with less is marked and offered its other readings
+
+
+def topk_of(dets: Any, row: int) -> list[tuple[int, float]]:
+    """A detection's best readings, most probable first (tile kinds only)."""
+    if not len(dets.topk_ids):
+        return []
+    return [(int(t), float(p)) for t, p in zip(dets.topk_ids[row], dets.topk_probs[row],
+                                               strict=False) if 0 <= t < 42 and p > 0]
+
+
+def suggestions_from(result: Any) -> dict[TileRef, list[tuple[int, float]]]:
+    """Each standing tile's top-k readings, keyed by where it sits in its seat's hand."""
+    dets = result.detections
+    out: dict[TileRef, list[tuple[int, float]]] = {}
+    for row, ref in tile_refs(result).items():
+        top = topk_of(dets, row)
+        if top and float(dets.confidence[row]) < LOW_CONFIDENCE:
+            out[ref] = top
+    return out
+
+
+def live_seats(result: Any) -> list[Seat]:
+    """What each seat shows right now, as scoring's Seat (hidden hands stay empty)."""
+    from vision.reading import scoring_melds
+
+    seats = []
+    for s in result.table.seats:
+        seats.append(Seat(concealed=() if s.hidden else tuple(s.hand),
+                          melds=scoring_melds(s.melds, s.seat), flowers=tuple(s.flowers)))
+    return seats
+
+
+def hidden_counts(result: Any) -> dict[int, int]:
+    """Standing tiles seen only from behind, per seat (drawn as tile backs)."""
+    return {s.seat: s.hidden for s in result.table.seats if s.hidden}
+
+
+def tile_refs(result: Any) -> dict[int, TileRef]:
+    """Detection row -> where that tile sits, so clicking a box corrects the right tile."""
+    from vision.reading import scoring_melds
+
+    refs: dict[int, TileRef] = {}
+    dets = result.detections
+    for s in result.table.seats:
+        for i, row in enumerate(s.hand_rows):
+            refs[row] = TileRef(s.seat, "concealed", i)
+        for i, row in enumerate(s.flower_rows):
+            refs[row] = TileRef(s.seat, "flowers", i)
+        for m_i, (reading, meld) in enumerate(zip(s.melds, scoring_melds(s.melds, s.seat),
+                                                  strict=False)):
+            free = list(range(len(meld.tiles)))  # the record may order a meld's tiles itself
+            for row in reading.rows:
+                tile = int(dets.class_id[row])
+                j = next((j for j in free if meld.tiles[j] == tile), None)
+                if j is not None:
+                    free.remove(j)
+                    refs[row] = TileRef(s.seat, "melds", j, m_i)
+    return refs
