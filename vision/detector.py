@@ -31,6 +31,7 @@ LETTERBOX_FILL = 114
 STRIDE = 32  # the detector's input sides are multiples of its largest stride
 CLASSIFIER_BATCH = 32
 MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is dropped
+STRADDLING = 0.7  # share of a face-up box inside surer boxes above which it is no tile of its own
 CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
 TABLE_SIZE = 960  # detector input for a whole table: a tile ~1/40 of a frame's width -> ~24 px
 AUTO_MIN_FOUND = 3  # detections that let the automatic size choose
@@ -122,6 +123,34 @@ def nms(xyxy: np.ndarray, scores: np.ndarray, iou: float, max_det: int = 300) ->
         rest = order[1:]
         order = rest[box_iou(xyxy[i:i + 1], xyxy[rest])[0] <= iou]
     return np.array(keep, dtype=np.int64)
+
+
+def covered(xyxy: np.ndarray, scores: np.ndarray, grid: int = 6) -> np.ndarray:
+    """The share of each box's area inside the union of the boxes scored above it (sampled on
+    a ``grid`` x ``grid`` lattice).
+
+    Tiles lie side by side, so a face-up tile's box is at most a sliver inside its
+    neighbours'; a box that straddles two touching tiles (IoU about 0.35 with each, so NMS
+    keeps it) lies almost wholly inside them. On 60 held-back real-face tables, 100 of 132
+    face-up boxes on no tile were at least 70% covered, 3 of 3,664 on a tile.
+    """
+    n = len(xyxy)
+    out = np.zeros(n)
+    if n < 2:
+        return out
+    t = (np.arange(grid) + 0.5) / grid
+    for i in range(n):
+        above = np.flatnonzero(scores > scores[i])
+        if not len(above):
+            continue
+        x0, y0, x1, y1 = xyxy[i]
+        px = np.repeat(x0 + t * (x1 - x0), grid)
+        py = np.tile(y0 + t * (y1 - y0), grid)
+        o = xyxy[above]
+        inside = ((px[:, None] >= o[None, :, 0]) & (px[:, None] <= o[None, :, 2])
+                  & (py[:, None] >= o[None, :, 1]) & (py[:, None] <= o[None, :, 3]))
+        out[i] = inside.any(axis=1).mean()
+    return out
 
 
 def grey_stretched(image: np.ndarray) -> np.ndarray:
@@ -419,7 +448,10 @@ class Detector:
             class_id=np.where(coarse, 0, class_id), topk_ids=cmap[order], topk_probs=probs,
             face=faces[model_cls], data={"coarse": coarse})
         size = dets.xyxy[:, 2:] - dets.xyxy[:, :2]
-        return dets[(size >= MIN_BOX).all(axis=1)]  # slivers left after clipping to the image
+        keep = (size >= MIN_BOX).all(axis=1)  # slivers left after clipping to the image
+        # a face-up box lying mostly inside surer boxes straddles two touching tiles
+        keep &= ~(dets.is_tile & (covered(dets.xyxy, best) >= STRADDLING))
+        return dets[keep]
 
     def classify(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """Name every coarse tile (and die) from its full-resolution crop, in batches."""

@@ -12,7 +12,7 @@ import pytest
 from scoring.tiles import CLASS_NAMES, TILE_NAMES
 from tests.vision.onnx_graphs import centre_pixel_classifier, fixed_detector, red_for_class
 from vision.detections import TileDetections
-from vision.detector import Detector, letterbox, load_detector, nms
+from vision.detector import Detector, covered, letterbox, load_detector, nms
 from vision.labels import BACK_CLASS, name_to_class
 
 CLS_NAMES = [*TILE_NAMES, *(f"die{k}" for k in range(1, 7))]
@@ -42,6 +42,27 @@ def test_nms_threshold_is_strict_above() -> None:
     scores = np.array([0.9, 0.8], np.float32)
     assert nms(boxes, scores, 0.34).tolist() == [0, 1]
     assert nms(boxes, scores, 0.33).tolist() == [0]
+
+
+def test_covered_is_the_share_inside_surer_boxes() -> None:
+    boxes = np.array([[0, 0, 30, 40], [30, 0, 60, 40], [15, 0, 45, 40], [100, 0, 130, 40]],
+                     float)
+    share = covered(boxes, np.array([0.9, 0.8, 0.5, 0.95]))
+    assert share[2] == 1.0  # straddles the two surer tiles it lies across
+    assert share[0] == share[3] == 0.0 and share[1] < 0.2  # touching, not covered
+    assert covered(boxes, np.array([0.5, 0.8, 0.9, 0.95]))[2] == 0.0  # the surest box stays
+
+
+def test_a_box_straddling_two_touching_tiles_is_dropped(tmp_path: Path) -> None:
+    """Two touching tiles and a weaker box across both (IoU ~0.33 with each: NMS keeps it) at
+    a 1:2 letterbox: the straddler goes, a back lying across the two stays."""
+    names = [*CLASS_NAMES, "tile_back"]
+    rows = [(300, 320, 30, 40, 13, 0.9), (330, 320, 30, 40, 14, 0.85),
+            (315, 320, 30, 40, 15, 0.5), (315, 322, 30, 40, len(CLASS_NAMES), 0.4)]
+    det = Detector(fixed_detector(tmp_path / "d.onnx", names, rows, size=640), conf=0.25,
+                   read_dice=False, iou=0.95)
+    out = det.detect(np.zeros((640, 640, 3), np.uint8))
+    assert sorted(out.labels) == ["5p", "6p", "back"]
 
 
 @pytest.mark.parametrize(("name", "expected", "context"), [
