@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from scoring.match import replay
-from tests.server.helpers import logs_for, names, seated_store, wire
+from tests.server.helpers import ORIGIN, logs_for, names, seated_store, wire
 from ui.server.app import create_app
 from ui.server.tokens import issue
 
@@ -38,10 +38,10 @@ def test_a_table_posts_its_log_once_and_the_standings_are_the_logs(served):
     client, store, tok = served
     logs = logs_for(store, 4)
     for table, log in logs.items():
-        r = post(client, f"/api/tables/1/{table}/events", {"events": wire(log)}, tok[f"t{table}"])
+        r = post(client, f"/api/tables/1/{table}/events", {"events": wire(log), "log": ORIGIN}, tok[f"t{table}"])
         assert r.status_code == 200, r.text
         assert r.json() == {"applied": len(log), "duplicates": 0, "head": len(log)}
-    again = post(client, "/api/tables/1/1/events", {"events": wire(logs[1])}, tok["t1"])
+    again = post(client, "/api/tables/1/1/events", {"events": wire(logs[1]), "log": ORIGIN}, tok["t1"])
     assert again.json()["applied"] == 0 and again.json()["duplicates"] == len(logs[1])
     data = client.get("/api/standings").json()
     for t in data["tables"]:
@@ -53,7 +53,7 @@ def test_a_table_posts_its_log_once_and_the_standings_are_the_logs(served):
 
 def test_forged_or_misused_tokens_are_refused(served):
     client, store, tok = served
-    body = {"events": wire(logs_for(store, 1)[1])}
+    body = {"events": wire(logs_for(store, 1)[1]), "log": ORIGIN}
     url = "/api/tables/1/1/events"
     assert post(client, url, body, {}).status_code == 401
     other = issue(b"another tournament's secret".ljust(32, b"!"), "table", 1)
@@ -96,7 +96,7 @@ def test_malformed_oversized_and_hostile_bodies_are_refused(served):
 
 def test_referee_writes_are_applied_once_and_logged_with_who_and_why(served):
     client, store, tok = served
-    post(client, "/api/tables/1/1/events", {"events": wire(logs_for(store, 2)[1])}, tok["t1"])
+    post(client, "/api/tables/1/1/events", {"events": wire(logs_for(store, 2)[1]), "log": ORIGIN}, tok["t1"])
     action = {"name": "adjustment", "player": "P01", "points": -5, "why": "slow play",
               "request_id": "req-000001"}
     first = post(client, "/api/referee/actions", action, tok["ref"])
@@ -177,15 +177,15 @@ def test_a_server_on_a_streaming_replica_shows_the_standings_and_refuses_writes(
     db_url = pg_cluster.create_db("replica_test")
     store = seated_store(db_url, names(4))
     log = wire(logs_for(store, 3)[1])
-    store.ingest(1, 1, log[:3], "table 1")
+    store.ingest(1, 1, log[:3], "table 1", ORIGIN)
     token = {"Authorization": f"Bearer {issue(store.secret(), 'table', 1)}"}
     with pg_cluster.replica() as port:
         replica = db_url.replace(f":{pg_cluster.port}/", f":{port}/")
         with TestClient(create_app(replica)) as client:
             assert client.get("/api/standings").json()["tables"][0]["hands"] == 2
-            r = post(client, "/api/tables/1/1/events", {"events": log}, token)
+            r = post(client, "/api/tables/1/1/events", {"events": log, "log": ORIGIN}, token)
             assert r.status_code == 503 and "read-only" in r.json()["error"]
-            store.ingest(1, 1, log, "table 1")  # on the primary: the replica follows
+            store.ingest(1, 1, log, "table 1", ORIGIN)  # on the primary: the replica follows
             deadline = time.monotonic() + 20
             while client.get("/api/standings").json()["tables"][0]["hands"] != 3:
                 assert time.monotonic() < deadline, "the replica did not catch up"

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.match import replay
-from tests.server.helpers import logs_for, names, seated_store, wire
+from tests.server.helpers import ORIGIN, logs_for, names, seated_store, wire
 from ui.server.store import Refused
 
 _n = itertools.count()
@@ -29,11 +29,11 @@ def _check(url: str, plan: list[tuple[int, int, bool]]) -> None:
             if not batch:
                 continue
             try:
-                applied += store.ingest(1, 1, batch[::-1] if reverse else batch, "t").applied
+                applied += store.ingest(1, 1, batch[::-1] if reverse else batch, "t", ORIGIN).applied
             except Refused as exc:
                 assert exc.status == 409 and "before" in str(exc)  # a gap: nothing stored
         while store.head(1, 1) < len(log):  # the outbox sends from the server's head
-            applied += store.ingest(1, 1, log[store.head(1, 1):], "t").applied
+            applied += store.ingest(1, 1, log[store.head(1, 1):], "t", ORIGIN).applied
         assert applied == len(log)
         stored = store.log(1, 1)
         assert [r.event.to_json() for r in stored] == [r["event"] for r in log]

@@ -452,8 +452,10 @@ def run_push(args: argparse.Namespace) -> int:
                     continue
                 raise CommandError(f"{exc}; the events wait in the match log, push again "
                                    "later") from None
+            took = (f", {got.taken} referee events (penalties, corrections) taken into the "
+                    "log" if got.taken else "")
             print(f"match {args.match}: {got.sent} sent, {got.duplicates} already there, "
-                  f"the server holds #{got.head}")
+                  f"the server holds #{got.head}{took}")
             if not args.watch:
                 return 0
             time.sleep(args.watch)
