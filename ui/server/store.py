@@ -282,15 +282,16 @@ class TournamentStore:
         origin = _genesis(log)
         parsed = [parse_row(r) for r in rows]
         seqs = [r.seq for r in parsed]
-        run = list(range(seqs[0], seqs[0] + len(seqs)))
-        if seqs != run:
-            i = next(i for i, (a, b) in enumerate(zip(seqs, run, strict=True)) if a != b)
-            why = (f"#{seqs[i]} comes where #{run[i]} belongs (the events are out of order)"
-                   if sorted(seqs) == sorted(run) else
-                   f"missing: the log jumps from #{run[i] - 1} to #{seqs[i]} (an event was "
-                   "left out)")
-            raise Refused(f"the pushed log's hash chain breaks at event #{run[i]}: {why}; "
-                          "nothing was stored", 422)
+        for i in range(1, len(seqs)):
+            if seqs[i] == seqs[i - 1] + 1:
+                continue
+            low = min(seqs)
+            why = (f"#{seqs[i]} comes after #{seqs[i - 1]} (the events are out of order)"
+                   if seqs[i] < seqs[i - 1] or sorted(seqs) == list(range(low, low + len(seqs)))
+                   else f"missing: the log jumps from #{seqs[i - 1]} to #{seqs[i]} (an event "
+                   "was left out)")
+            raise Refused(f"the pushed log's hash chain breaks at event #{seqs[i - 1] + 1}: "
+                          f"{why}; nothing was stored", 422)
         tour = self.tournament()
         received = timestamp()
         with self.engine.transaction() as tx:
