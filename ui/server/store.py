@@ -433,13 +433,22 @@ class TournamentStore:
                             (mid, head))
         return int(head), hashes[0][0] if hashes else "", int(rows[0][1])
 
-    def _match_state(self, tx: Any, mid: int, upto: int | None = None
+    def _stamps(self, tx: Any) -> dict[tuple[int, int], tuple[int, tuple[int, str, int]]]:
+        """Every started table's match id and :meth:`_stamp`, in one query."""
+        return {(r, t): (mid, (int(head), hash_ or "", int(legacy))) for r, t, mid, head, hash_,
+                legacy in tx.execute(
+                    "SELECT m.round, m.table_no, m.id, m.head, e.hash, (SELECT count(*) FROM "
+                    "amendments a WHERE a.match_id = m.id) FROM matches m LEFT JOIN events e "
+                    "ON e.match_id = m.id AND e.seq = m.head WHERE m.head > 0")}
+
+    def _match_state(self, tx: Any, mid: int, upto: int | None = None,
+                     stamp: tuple[int, str, int] | None = None
                      ) -> tuple[MatchState | None, str | None]:
         """The match a log replays to, kept between calls: a log that only grew (the event
         the cache ended at is still there, same hash) is brought up to date by applying its
         new events; any other change (an amendment, referee events moved after the table's)
         is replayed from the start."""
-        stamp = self._stamp(tx, mid, upto)
+        stamp = stamp or self._stamp(tx, mid, upto)
         with self._lock:
             cached = self._states.get(mid)
         if cached is not None and cached[0] == stamp:
@@ -615,15 +624,13 @@ class TournamentStore:
             if isinstance(a, Substituted):
                 subs[(a.round, a.table)] = (*subs.get((a.round, a.table), ()), a)
         with self.engine.transaction(write=False) as tx:
-            ids = {(r, t): mid for r, t, mid in tx.execute(
-                "SELECT round, table_no, id FROM matches WHERE head > 0")}
+            stamps = self._stamps(tx)
             tables = []
             for r, seated in seatings(actions).items():
                 for t in seated:
                     key = (r, t.table)
-                    mid = ids.get(key)
-                    stamp = (t.players, self._stamp(tx, mid) if mid else None, r in closed,
-                             subs.get(key, ()))
+                    mid, log_stamp = stamps.get(key, (None, None))
+                    stamp = (t.players, log_stamp, r in closed, subs.get(key, ()))
                     cached = self._tables.get(key)
                     if cached is not None and cached[0] == stamp:
                         tables.append(cached[1])
@@ -631,7 +638,7 @@ class TournamentStore:
                     if mid is None:
                         result = table_result(tour, t, [], r in closed, subs.get(key, ()))
                     else:
-                        state, problem = self._match_state(tx, mid)
+                        state, problem = self._match_state(tx, mid, stamp=log_stamp)
                         at = dict(tx.execute("SELECT seq, at FROM events WHERE match_id = ?",
                                              (mid,)))
                         result = table_from_state(tour, t, state, at, r in closed,
