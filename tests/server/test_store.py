@@ -13,9 +13,9 @@ from dataclasses import replace
 import pytest
 
 from scoring.match import replay
-from scoring.match.chain import check_chain, genesis, referee_mac
+from scoring.match.chain import body_text, check_chain, genesis, referee_mac
 from scoring.match.events import Adjusted, HandRecorded
-from scoring.tournament import Tournament, standings
+from scoring.tournament import Adjustment, Tournament, standings
 from tests.server.helpers import ORIGIN, logs_for, names, next_row, seated_store, wire
 from tests.tournament.hands import next_hand
 from ui.server.engines import StoreUnavailable
@@ -351,3 +351,47 @@ def test_referee_events_wait_after_the_table_s_events_until_it_takes_them(db_url
         final = replay(store.log(1, 1))
         assert len(final.hands) == 2 and final.adjusted[seat] == -8
         assert list(store.standings().tables[0].totals) == final.totals
+
+
+def test_a_database_from_before_the_chain_is_upgraded_and_its_logs_adopted(db_url,
+                                                                           monkeypatch):
+    """Schema 1 kept no hashes, amendments apart and penalties as actions: after the upgrade
+    all still count, and a table's next push chains its stored log from the table's start."""
+    from ui.server import migrations
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:1])
+    monkeypatch.setattr(migrations, "LATEST", 1)
+    store = seated_store(db_url, names(4))
+    log = logs_for(store, 3)[1]
+    rows = wire(log)
+    with store.engine.transaction() as tx:  # what a schema-1 server stored
+        tx.execute("INSERT INTO matches (round, table_no, created_at, head) VALUES "
+                   "(1, 1, 'then', 3)")
+        for r in rows[:3]:
+            tx.execute("INSERT INTO events (match_id, seq, at, who, type, body, note, received)"
+                       " VALUES (1, ?, ?, ?, ?, ?, '', 'then')",
+                       (r["seq"], r["at"], r["who"], r["event"]["type"],
+                        body_text(r["event"])))
+        tx.execute("INSERT INTO amendments (match_id, at, who, body) VALUES (1, 'then', 'Ref', "
+                   "?)", (json.dumps({"type": "amend", "target": 3, "who": "Ref",
+                                      "why": "old strike"}),))
+        penalty = Adjustment("Ref", "then", "late", "P01", -4)
+        tx.execute("INSERT INTO actions (created, actor, name, body) VALUES ('then', 'Ref', "
+                   "'adjustment', ?)", (json.dumps(penalty.to_json()),))
+    store.close()
+    monkeypatch.undo()
+    with TournamentStore.open(db_url) as store:
+        before = store.standings()
+        assert before.tables[0].hands == 1 and before.row("P01").adjustments == -4
+        with pytest.raises(Refused, match="before the server kept the hash chain"):
+            store.amend(1, 1, 2, None, "Ref", "x")
+        forged = [{**rows[0], "hash": "0" * 64}]
+        with pytest.raises(Refused, match="another body"):
+            store.ingest(1, 1, forged, "table", ORIGIN)
+        got = store.ingest(1, 1, rows, "table", ORIGIN)  # the table's next push
+        assert (got.duplicates, got.applied, got.head) == (3, 1, 4)
+        assert check_chain(ORIGIN["match"], ORIGIN["created_at"],
+                           store.chain_rows(1, 1)) is None
+        assert store.standings().tables[0].hands == 2  # the old strike still holds
+        store.amend(1, 1, 4, None, "Ref", "new strike")  # the desk writes into the log now
+        assert store.standings().tables[0].hands == 1
