@@ -2,9 +2,11 @@
 
 Callers never touch a connection. Tables' events are ingested idempotently by (match, table
 sequence): a resent event that is already stored is a no-op, a different one under the same
-number is refused, and each new event is validated by the match engine against the log replayed
-so far (the same check the table ran) before it is stored. Referee writes (actions on the
-tournament, amendments of a match log) carry a request id: a replayed request returns the first
+number is refused, each new one must continue the log's hash chain (as the table's own log
+checks it), and is validated by the match engine against the log replayed so far (the same check
+the table ran) before it is stored. The referee's penalties and amendments are signed events of
+the same logs, kept after the table's events until the table takes them back on its next sync
+(docs/tournament.md). Referee writes carry a request id: a replayed request returns the first
 answer and changes nothing. Every write is logged with who, what and why.
 """
 
