@@ -395,3 +395,18 @@ def test_a_database_from_before_the_chain_is_upgraded_and_its_logs_adopted(db_ur
         assert store.standings().tables[0].hands == 2  # the old strike still holds
         store.amend(1, 1, 4, None, "Ref", "new strike")  # the desk writes into the log now
         assert store.standings().tables[0].hands == 1
+
+
+def test_after_a_round_is_closed_the_referee_still_penalises_and_the_table_takes_it(db_url):
+    with seated_store(db_url, names(4)) as store:
+        log = logs_for(store, 2)[1]
+        store.ingest(1, 1, wire(log), "table", ORIGIN)
+        store.act({"name": "round_closed", "why": "time", "round": 1}, "Ref")
+        store.act({"name": "adjustment", "why": "rude", "player": "P00", "points": -5}, "Ref")
+        pending = store.pending(1, 1)
+        got = store.ingest(1, 1, pending, "table", ORIGIN)  # taken: not a new table event
+        assert (got.taken, got.head) == (1, 4)
+        event, _ = next_hand(replay(store.log(1, 1)), random.Random(1))
+        with pytest.raises(Refused, match="round 1 is closed"):
+            store.ingest(1, 1, [next_row(store, 1, 1, event)], "table", ORIGIN)
+        assert store.standings().row("P00").adjustments == -5
