@@ -5,10 +5,12 @@ the standings showing it.
 PostgreSQL: ``--tables`` tables (default 64) post ``--hands`` hands each (default 16)
 concurrently to two server processes, each behind a proxy that cuts ``--cut`` (default 10%) of
 connections, half mid-request and half after the server applied the request and before its
-answer. SQLite (the embedded default): the same with ``--sqlite-tables`` (default 8) tables and
-one server process. Each run first times one extra table posting alone, for the ratio. A
-throwaway PostgreSQL cluster is started on a free loopback port and removed after; everything
-listens on 127.0.0.1 only.
+answer. While they play, the referee penalises one player of each table through the same cut
+connections (an ``adjust`` event the server writes into that table's log, which the table takes
+on a later push); the books count it once in each table's own log. SQLite (the embedded
+default): the same with ``--sqlite-tables`` (default 8) tables and one server process. Each run
+first times one extra table posting alone, for the ratio. A throwaway PostgreSQL cluster is
+started on a free loopback port and removed after; everything listens on 127.0.0.1 only.
 
     python bench/tournament_bench.py                      # 64 tables x 16 hands, and SQLite at 8
     python bench/tournament_bench.py --tables 8 --hands 4 --sqlite-tables 4   # a quick check
@@ -39,7 +41,7 @@ from scoring.tournament import Tournament, seat_round, standings  # noqa: E402
 from tests.server.live import FlakyProxy  # noqa: E402
 from tests.server.pgcluster import Cluster, free_port  # noqa: E402
 from tests.tournament.hands import next_hand  # noqa: E402
-from ui.outbox import Outbox, push_until_done  # noqa: E402
+from ui.outbox import Outbox, SyncError, push_until_done, request  # noqa: E402
 from ui.server.store import TournamentStore  # noqa: E402
 from ui.server.tokens import issue  # noqa: E402
 
@@ -112,6 +114,33 @@ def play_table(work: Path, table: int, players: tuple[str, ...], ruleset: str, h
         errors.append(f"table {table}: {type(exc).__name__}: {exc}")
 
 
+def referee(numbers: list[int], by_table: dict[int, tuple[str, ...]], hands: int,
+            urls: list[str], token: str, confirmed: dict[tuple[int, int], float],
+            errors: list[str], given: dict[int, int]) -> None:
+    """The referee penalises one player of each table once while it plays (after its second
+    hand, so its log is on the server), through the cut connections; the request id makes a
+    resend after a cut answer apply once."""
+    todo = list(numbers)
+    deadline = time.monotonic() + 120
+    while todo and time.monotonic() < deadline:
+        for n in list(todo):
+            if (n, min(hands, 2)) not in confirmed:
+                continue
+            body = {"name": "adjustment", "player": by_table[n][n % 4], "points": -n,
+                    "why": "bench", "request_id": f"bench-penalty-{n:04d}"}
+            try:
+                request("POST", f"{urls[n % len(urls)]}/api/referee/actions", body, token, 30)
+            except SyncError as exc:
+                if exc.permanent and "no log yet" not in str(exc):
+                    errors.append(f"referee, table {n}: {exc}")
+                    todo.remove(n)
+                continue  # cut, or the table's first push still on its way: again
+            given[n] = -n
+            todo.remove(n)
+        time.sleep(0.02)
+    errors.extend(f"referee, table {n}: no penalty given" for n in todo)
+
+
 def run(engine: str, tables: int, hands: int, servers: int, cut: float, seed: int) -> bool:
     ruleset = "shandong"
     players = tuple(f"P{i:03d}" for i in range(4 * (tables + 1)))  # the last table runs alone
@@ -144,12 +173,18 @@ def run(engine: str, tables: int, hands: int, servers: int, cut: float, seed: in
         confirmed: dict[tuple[int, int], float] = {}
         errors: list[str] = []
 
-        def go(numbers: list[int]) -> tuple[float, list[float]]:
+        given: dict[int, int] = {}
+
+        def go(numbers: list[int], penalise: bool = False) -> tuple[float, list[float]]:
             start = time.monotonic()
             threads = [threading.Thread(target=play_table, args=(
                 work, n, by_table[n], ruleset, hands, proxies[n % servers].url,
                 issue(secret, "table", n), seed * 1000 + n, confirmed, errors))
                 for n in numbers]
+            if penalise:
+                threads.append(threading.Thread(target=referee, args=(
+                    numbers, by_table, hands, [p.url for p in proxies],
+                    issue(secret, "referee", "Bench referee"), confirmed, errors, given)))
             for t in threads:
                 t.start()
             for t in threads:
@@ -163,10 +198,15 @@ def run(engine: str, tables: int, hands: int, servers: int, cut: float, seed: in
                           if k in observer.seen and k in confirmed]
 
         _, alone = go([tables + 1])
-        wall, together = go(list(range(1, tables + 1)))
+        wall, together = go(list(range(1, tables + 1)), penalise=True)
+        for n in range(1, tables + 1):  # the tables' last push, taking what the referee wrote
+            with MatchStore.open(work / f"table{n}.sqlite3", durable=False) as local, \
+                    Outbox(work / f"outbox{n}.sqlite3") as outbox:
+                push_until_done(outbox, local, 1, pause=0.05, most=1.0, tries=200)
 
         # the books: every table's own log against the server's
         lost = double = 0
+        penalties: dict[int, list[float]] = {}
         logs = {}
         with TournamentStore.open(url) as store:
             for n in range(1, tables + 2):
@@ -177,6 +217,9 @@ def run(engine: str, tables: int, hands: int, servers: int, cut: float, seed: in
                 double += len(seqs) - len(set(seqs))
                 got = {r.seq: r.event for r in theirs}
                 lost += sum(1 for r in mine if got.get(r.seq) != r.event)
+                lost += len(theirs) - len(mine)  # the server's, not in the table's log
+                penalties[n] = [r.event.points for r in mine  # type: ignore[attr-defined]
+                                if r.event.type == "adjust"]
                 logs[(1, n)] = mine
             served = store.standings()
             pure = standings(store.tournament(), store.actions(), logs)
@@ -197,15 +240,19 @@ def run(engine: str, tables: int, hands: int, servers: int, cut: float, seed: in
           f"{'es' if servers > 1 else ''}, {cut:.0%} of connections cut "
           f"({cuts['mid_request']} mid-request, {cuts['before_answer']} after the server "
           f"applied it; {cuts['passed']} passed), {wall:.1f} s")
+    once = sum(1 for n, p in given.items() if penalties.get(n) == [p])
+    extra = sum(len(p) for p in penalties.values()) - once
     print(f"  hands in the standings {hands_seen} of {(tables + 1) * hands}; events lost "
           f"{lost}, counted twice {double}; standings equal the tables' logs: {equal}")
+    print(f"  referee penalties: {len(given)} of {tables} given while the tables played, "
+          f"{once} in the table's own log once, {extra} lost or extra")
     print(f"  confirm -> standings: median {ms(together, 0.5)}, p99 {ms(together, 0.99)} "
           f"({len(together)} hands, {observed}); one table alone: median {ms(alone, 0.5)} "
           f"(ratio {med / med_alone:.1f}x)")
     for e in errors[:5]:
         print(f"  ERROR {e}")
     return not errors and lost == 0 and double == 0 and equal and \
-        hands_seen == (tables + 1) * hands
+        hands_seen == (tables + 1) * hands and once == len(given) == tables and extra == 0
 
 
 def main() -> int:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.jsonlimits import load_json
-from scoring.match import MatchStore
+from scoring.match import MatchError, MatchStore, chain
 
 BATCH = 200
 
@@ -55,6 +55,7 @@ class Pushed:
     duplicates: int  # events it already had (a resend after a cut answer)
     head: int  # the last event the server holds
     pending: int  # local events it still lacks (0 when done)
+    taken: int = 0  # the referee's events (penalties, amendments) taken into the local log
 
 
 def default_path() -> Path:
@@ -119,20 +120,48 @@ class Outbox:
                             permanent=True)
         call = send or request
         base = f"{b.server}/api/tables/{b.round}/{b.table}"
-        head = int(call("GET", f"{base}/head", None, b.token, timeout)["head"])
-        log = store.events(match)
-        sent = duplicates = 0
-        todo = [r for r in log if r.seq > head]
-        while todo:
-            batch, todo = todo[:BATCH], todo[BATCH:]
-            body = {"events": [{"seq": r.seq, "event": r.event.to_json(), "at": r.at,
-                                "who": r.who, "note": r.note} for r in batch]}
-            got = call("POST", f"{base}/events", body, b.token, timeout)
-            sent, duplicates = sent + int(got["applied"]), duplicates + int(got["duplicates"])
-            head = int(got["head"])
+        got = call("GET", f"{base}/head", None, b.token, timeout)
+        head, referee = _answer(got)
+        origin = {"match": match, "created_at": store.load(match).created_at}
+        sent = duplicates = taken = 0
+        while True:
+            rows = store.chain_rows(match)
+            todo = [r for r in rows if r.seq > head]
+            while todo:
+                batch, todo = todo[:BATCH], todo[BATCH:]
+                body = {"events": [{"seq": r.seq, "event": load_json(r.body), "at": r.at,
+                                    "who": r.who, "note": r.note, "hash": r.hash}
+                                   for r in batch], "log": origin}
+                got = call("POST", f"{base}/events", body, b.token, timeout)
+                sent, duplicates = sent + int(got["applied"]), duplicates + int(got["duplicates"])
+                head, referee = _answer(got)
+            if not referee:
+                break
+            # the referee's events, placed after everything the server holds of this log: they
+            # join the local log where it still ends there, and go back as taken
+            try:
+                took = store.append_chained(match, referee)
+            except MatchError as exc:
+                raise SyncError(f"the server's referee events do not fit match {match}: {exc}",
+                                permanent=True) from None
+            if not took:
+                break  # the log moved on meanwhile: the next push places them after it
+            taken += took
         self.db.execute("UPDATE bindings SET acked = ? WHERE match = ?", (head, match))
-        last = log[-1].seq if log else 0
-        return Pushed(sent, duplicates, head, max(0, last - head))
+        last = rows[-1].seq if rows else 0
+        return Pushed(sent, duplicates, head, max(0, last - head), taken)
+
+
+def _answer(got: Any) -> tuple[int, list[chain.Row]]:
+    """The server's head and the referee events it holds for the table, from its answer."""
+    try:
+        rows = [chain.Row(int(r["seq"]), str(r["at"]), str(r["who"]), str(r["event"]["type"]),
+                          chain.body_text(r["event"]), str(r["note"]), str(r["hash"]))
+                for r in got.get("referee") or []]
+        return int(got["head"]), rows
+    except (AttributeError, KeyError, TypeError, ValueError):
+        raise SyncError(f"the server's answer is not a head and referee events: {got!r:.80}",
+                        permanent=True) from None
 
 
 def request(method: str, url: str, body: Any, token: str, timeout: float) -> Any:

@@ -14,9 +14,10 @@ import hmac
 import json
 import os
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from scoring.match.errors import StoreError
 
@@ -60,23 +61,46 @@ def event_hash(previous: str, row: Row | tuple[int, str, str, str, str, str]) ->
                                              separators=(",", ":")))
 
 
+def body_text(event_json: Mapping[str, Any]) -> str:
+    """An event's JSON form as the log stores (and hashes) it: one spelling everywhere."""
+    return json.dumps(event_json, ensure_ascii=False, sort_keys=True)
+
+
+def check_link(previous: str, last_seq: int, last_at: str, row: Row) -> ChainBreak | None:
+    """Whether ``row`` follows the event ``last_seq`` (hash ``previous``, dated ``last_at``)."""
+    expect = last_seq + 1
+    if row.seq != expect:
+        return ChainBreak(expect, f"missing: the log jumps from #{expect - 1} to "
+                                  f"#{row.seq} (an event was deleted)")
+    if event_hash(previous, row) != row.hash:
+        what = "has no hash" if not row.hash else "does not match its hash"
+        return ChainBreak(row.seq, f"{what}: the event or one before it was changed "
+                                   "outside mjtable")
+    if row.at < last_at:
+        return ChainBreak(row.seq, f"dated {row.at}, before the event ahead of it "
+                                   f"({last_at}): back-dated")
+    return None
+
+
 def check_chain(match_id: int, created_at: str, rows: Sequence[Row]) -> ChainBreak | None:
     """The first row that does not chain (edited, deleted, inserted, back-dated), or ``None``."""
     previous = genesis(match_id, created_at)
     last_at = ""
     for expect, row in enumerate(rows, start=1):
-        if row.seq != expect:
-            return ChainBreak(expect, f"missing: the log jumps from #{expect - 1} to "
-                                      f"#{row.seq} (an event was deleted)")
-        if event_hash(previous, row) != row.hash:
-            what = "has no hash" if not row.hash else "does not match its hash"
-            return ChainBreak(row.seq, f"{what}: the event or one before it was changed "
-                                       "outside mjtable")
-        if row.at < last_at:
-            return ChainBreak(row.seq, f"dated {row.at}, before the event ahead of it "
-                                       f"({last_at}): back-dated")
+        broken = check_link(previous, expect - 1, last_at, row)
+        if broken is not None:
+            return broken
         previous, last_at = row.hash, row.at
     return None
+
+
+def referee_mac(key: bytes, log: str, event_json: Mapping[str, Any]) -> str:
+    """The HMAC a tournament server's key gives to a referee event (its JSON form without
+    ``mac``) of the match log whose genesis hash is ``log``: it cannot be made up by a table,
+    nor moved to another log."""
+    body = body_text({k: v for k, v in event_json.items() if k != "mac"})
+    message = f"mjtable referee event v1\n{log}\n{body}"
+    return hmac.new(key, message.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 # ---------------------------------------------------------------- sign-offs

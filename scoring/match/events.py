@@ -9,6 +9,7 @@ tile that was not seen (see :mod:`scoring.match.tiletext`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
@@ -107,6 +108,17 @@ def _tiles(value: Any, where: str, n: int | None = None, unknown_ok: bool = Fals
     return value
 
 
+def _hex(value: Any, where: str) -> str:
+    if not isinstance(value, str) or len(value) < 16 or any(c not in "0123456789abcdef"
+                                                             for c in value):
+        raise BadEvent(f"{where}: must be a lowercase hex digest, got {value!r}")
+    return value
+
+
+def _opt_hex(value: Any, where: str) -> str | None:
+    return None if value is None else _hex(value, where)
+
+
 def _dice(value: Any, where: str) -> tuple[int, int]:
     if (not isinstance(value, list | tuple) or len(value) != 2
             or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
@@ -120,6 +132,13 @@ def _players(value: Any, where: str) -> tuple[str, str, str, str]:
         raise BadEvent(f"{where}: must be a list of 4 player names, got {value!r}")
     names = tuple(_text(v, f"{where}[{i}]") for i, v in enumerate(value))
     return names  # type: ignore[return-value]
+
+
+def _points(value: Any, where: str) -> int | float:
+    if (isinstance(value, bool) or not isinstance(value, int | float)
+            or not math.isfinite(value) or value == 0 or abs(value) > 1e9):
+        raise BadEvent(f"{where}: must be a non-zero number of points, got {value!r}")
+    return value
 
 
 def _mapping(value: Any, where: str) -> dict[str, Any]:
@@ -274,13 +293,40 @@ class Amendment(Event):
     who: str = _f(_text)
     why: str = _f(_text)
     event: dict[str, Any] | None = _f(_opt_mapping, None)  # noqa: RUF009 - _f is a checked field()
+    #: set when a tournament server's referee desk wrote it (see :class:`Adjusted`)
+    ref: str | None = _f(_opt_text, None)
+    key: str | None = _f(_opt_hex, None)
+    mac: str | None = _f(_opt_hex, None)
 
 
-def _hex(value: Any, where: str) -> str:
-    if not isinstance(value, str) or len(value) < 16 or any(c not in "0123456789abcdef"
-                                                             for c in value):
-        raise BadEvent(f"{where}: must be a lowercase hex digest, got {value!r}")
-    return value
+@dataclass(frozen=True)
+class Adjusted(Event):
+    """A referee's penalty (negative ``points``) or bonus (positive) to ``seat``, at any time.
+
+    The points come from outside the table (no other seat pays them), so the seat's total moves
+    and the table's payments still sum to zero with them set apart; a hand in play goes on.
+    ``ref``, ``key`` and ``mac`` are set when a tournament server's referee desk wrote it: the
+    write's id and an HMAC by the server's key over the event and the log it belongs to
+    (:func:`scoring.match.chain.referee_mac`), so a table cannot make one up.
+    """
+
+    type: ClassVar[str] = "adjust"
+    in_hand: ClassVar[bool] = False
+    seat: int = _f(_seat)
+    points: int | float = _f(_points)
+    who: str = _f(_text)
+    why: str = _f(_text)
+    ref: str | None = _f(_opt_text, None)
+    key: str | None = _f(_opt_hex, None)
+    mac: str | None = _f(_opt_hex, None)
+
+    def describe(self) -> str:
+        what = "penalty" if self.points < 0 else "bonus"
+        return f"adjust(seat {self.seat} {what} {self.points:+g} by {self.who}: {self.why})"
+
+
+#: the events a referee writes on a log (a table's own events are the rest)
+REFEREE_EVENTS = (Amendment, Adjusted)
 
 
 @dataclass(frozen=True)
@@ -447,7 +493,7 @@ class DrawGame(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (MatchCreated, HandRecorded, PlayerLeft, Amendment, SignOff, DiceRolled,
+    for cls in (MatchCreated, HandRecorded, PlayerLeft, Amendment, Adjusted, SignOff, DiceRolled,
                 WallBroken, IndicatorTurned, Dealt, Exchanged, Drew, FlowerSetAside, Discarded,
                 Chowed, Punged, Konged, Declared, Won, DrawGame)
 }

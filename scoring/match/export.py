@@ -36,6 +36,8 @@ def match_json(match: Match) -> dict[str, Any]:
                         "transfers": [t.to_json() for t in d.transfers],
                         "payments": list(d.payments), "room_fee": d.room_fee}
                        for d in state.departures],
+        "adjustments": [{"seq": a.seq, "seat": a.seat, "player": a.player, "points": a.points,
+                         "who": a.who, "why": a.why} for a in state.adjustments],
         "totals": list(state.totals),
         "room": state.room,
         "dealer": state.dealer,
@@ -54,10 +56,11 @@ CSV_HEADER = ("row", "seq", "kind", "dealer", "outcome", "winners",
 
 
 def match_csv(match: Match) -> str:
-    """Per-hand payments in log order; escapes appear where they happened.
+    """Per-hand payments in log order; escapes and referee adjustments where they happened.
 
-    ``room_fee`` is what a row paid out of the table (Shanghai escape: the room's 25%), so each
-    row's payments plus its fee add up to 0.
+    ``room_fee`` is what a row paid out of the table (Shanghai escape: the room's 25%; a
+    penalty, which leaves the table; a bonus, negative, which comes into it), so each row's
+    payments plus its fee add up to 0.
     """
     state = match.state
     rows: list[tuple[int, list[Any], Any]] = []
@@ -69,6 +72,11 @@ def match_csv(match: Match) -> str:
     for d in state.departures:
         rows.append((d.seq, ["", d.seq, f"escape (seat {d.seat} {d.player})", "", "", "",
                              *d.payments], d.room_fee))
+    for a in state.adjustments:
+        pay = [a.points if k == a.seat else 0 for k in range(4)]
+        what = "penalty" if a.points < 0 else "bonus"
+        rows.append((a.seq, ["", a.seq, f"{what} (seat {a.seat} {a.player}: {a.why})", "", "",
+                             "", *pay], -a.points))
     rows.sort(key=lambda r: r[0])
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

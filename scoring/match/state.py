@@ -16,6 +16,7 @@ from typing import Any
 from scoring.errors import ScoringError
 from scoring.match.errors import BadEvent, EventRefused
 from scoring.match.events import (
+    Adjusted,
     Amendment,
     Event,
     HandRecorded,
@@ -65,6 +66,18 @@ class Departure:
     seq: int
 
 
+@dataclass(frozen=True)
+class Adjustment:
+    """A referee's penalty or bonus as the log applied it (:class:`Adjusted`)."""
+
+    seat: int
+    player: str
+    points: Number
+    who: str
+    why: str
+    seq: int
+
+
 @dataclass
 class MatchState:
     ruleset: str
@@ -78,6 +91,9 @@ class MatchState:
     room: Number = 0  # paid out of the table (Shanghai escape: the room's 25%)
     hands: list[HandResult] = field(default_factory=list)
     departures: list[Departure] = field(default_factory=list)
+    #: the referee's penalties and bonuses; ``totals`` include them, ``adjusted`` sums them
+    adjustments: list[Adjustment] = field(default_factory=list)
+    adjusted: list[Number] = field(default_factory=lambda: [0, 0, 0, 0])
     hand: HandState | None = None  # the hand in progress
     hand_events: int = 0  # events of the hand in progress
     seq: int = 0
@@ -122,6 +138,8 @@ class MatchState:
         new.totals = list(self.totals)
         new.hands = list(self.hands)
         new.departures = list(self.departures)
+        new.adjustments = list(self.adjustments)
+        new.adjusted = list(self.adjusted)
         return new
 
     # ------------------------------------------------------------ apply
@@ -146,6 +164,12 @@ class MatchState:
                                    "finished hand is signed")
             return self.clone()
         new = self.clone()
+        if isinstance(event, Adjusted):  # from outside the table; a hand in play goes on
+            new.totals[event.seat] += event.points
+            new.adjusted[event.seat] += event.points
+            new.adjustments.append(Adjustment(event.seat, self.players[event.seat],
+                                              event.points, event.who, event.why, seq))
+            return new
         if isinstance(event, HandRecorded):
             data = self._fill_record(event.record)
             if self.hand is not None:  # followed live so far, typed in from here
@@ -340,5 +364,7 @@ def _check_target(targets: dict[int, LoggedEvent], amend: Amendment) -> None:
             raise EventRefused("an amendment cannot replace an event by an amendment")
         if isinstance(target.event, MatchCreated) != isinstance(new, MatchCreated):
             raise EventRefused("match_created is replaced only by match_created")
+        if isinstance(target.event, Adjusted) != isinstance(new, Adjusted):
+            raise EventRefused("a penalty or bonus is replaced only by a penalty or bonus")
     elif isinstance(target.event, MatchCreated):
         raise EventRefused("match_created cannot be struck")

@@ -8,7 +8,6 @@ read a consistent snapshot while a writer works: WAL never makes them wait for e
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import sqlite3
@@ -276,6 +275,14 @@ class MatchStore:
                 raise exc from None
             return Match(match_id, created, tuple(log), state, exc, broken)
 
+    def chain_rows(self, match_id: int) -> list[chain.Row]:
+        """The stored rows of a match as the hash chain covers them (what a sync sends)."""
+        with self._lock:
+            rows = self._chain_rows(self._db, match_id)
+            if not rows:
+                self._read_log(self._db, match_id)  # UnknownMatch for a match not here
+            return rows
+
     def _chain_rows(self, db: sqlite3.Connection, match_id: int) -> list[chain.Row]:
         if not self.chained:
             raise StoreError(f"{self.path}: written before the hash chain (schema "
@@ -405,6 +412,46 @@ class MatchStore:
         self._announce()
         return self.load(match_id)
 
+    def append_chained(self, match_id: int, rows: list[chain.Row]) -> int:
+        """Append events written elsewhere into this log (a tournament server's referee
+        events, sent back on sync): each at its ``seq``, dated and hashed as given.
+
+        Returns how many were appended: 0 when this log has moved on since (its next number is
+        not the first row's; the next sync places them after the new events). Each is checked
+        like any event (an amendment must leave the log replayable) and must hash as given,
+        which proves both copies are the same log up to it; else :class:`StoreError`.
+        """
+        if not rows:
+            return 0
+        with self._lock:
+            with self._write() as db:
+                log = self._read_log(db, match_id)
+                if rows[0].seq != log[-1].seq + 1:
+                    return 0
+                for row in rows:
+                    try:
+                        event = event_from_json(load_json(row.body, error=BadEvent))
+                    except BadEvent as exc:
+                        raise StoreError(f"event #{row.seq} from the server: {exc}") from None
+                    if isinstance(event, Amendment):
+                        check_amendment(log, event)
+                    elif isinstance(event, MatchCreated):
+                        raise EventRefused("a match is created with new_match", event)
+                    else:
+                        replay(log).apply(event, row.seq)
+                    done = self._insert(db, match_id, row.seq, event, row.who, row.note,
+                                        row.at)
+                    stored = db.execute("SELECT hash, at FROM events WHERE match_id = ? AND "
+                                        "seq = ?", (match_id, row.seq)).fetchone()
+                    if tuple(stored) != (row.hash, row.at):
+                        raise StoreError(f"event #{row.seq} from the server does not chain to "
+                                         f"this log: the server holds another copy of match "
+                                         f"{match_id}")
+                    log.append(done)
+            self._cache.pop(match_id, None)
+        self._announce()
+        return len(rows)
+
     def _state_for(self, match_id: int, log: list[LoggedEvent]) -> MatchState:
         cached = self._cache.get(match_id)
         if cached is not None and cached.last_seq == (log[-1].seq if log else 0):
@@ -418,9 +465,9 @@ class MatchStore:
         return match.state
 
     def _insert(self, db: sqlite3.Connection, match_id: int, seq: int, event: Event,
-                who: str, note: str) -> LoggedEvent:
+                who: str, note: str, at: str | None = None) -> LoggedEvent:
         """Write one event chained to the one before it (never dated before it)."""
-        at = timestamp()
+        at = at or timestamp()
         last = db.execute("SELECT hash, at FROM events WHERE match_id = ? AND seq = ?",
                           (match_id, seq - 1)).fetchone()
         if last is None:
@@ -429,7 +476,7 @@ class MatchStore:
             previous = chain.genesis(match_id, created)
         else:
             previous, at = last[0], max(at, last[1])  # a clock stepping back keeps the order
-        body = json.dumps(event.to_json(), ensure_ascii=False, sort_keys=True)
+        body = chain.body_text(event.to_json())
         digest = chain.event_hash(previous, (seq, at, who, event.type, body, note))
         db.execute("INSERT INTO events (match_id, seq, at, who, type, body, note, hash) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

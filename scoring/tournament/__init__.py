@@ -2,10 +2,11 @@
 
 Pure (no web, no database): it imports ``scoring`` only. A :class:`Tournament` fixes the
 players, the ruleset and its options, and the ranking (points per place, tie-breaks). The
-referee's :mod:`actions` (a round seated, a penalty or bonus, a substitute, a round closed) are
-typed events with who, when and why. Each table of each round keeps its own match log
-(:mod:`scoring.match`); :func:`standings` replays those logs with the match engine and lays
-places, ranking points and adjustments on top, so the standings always equal what the logs say.
+referee's :mod:`actions` (a round seated, a substitute, a round closed) are typed events with
+who, when and why. Each table of each round keeps its own match log (:mod:`scoring.match`), the
+referee's penalties and corrections included (``adjust`` and ``amend`` events);
+:func:`standings` replays those logs with the match engine and lays places and ranking points on
+top, so the standings always equal what the logs say.
 
     from scoring.tournament import Tournament, seat_round, standings
 

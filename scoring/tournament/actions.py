@@ -3,9 +3,9 @@
 Each action is a small frozen dataclass with a stable ``name``, the ``actor`` who caused it,
 its ``created`` time and a ``why``; :meth:`Action.properties` gives the rest for logs and
 exports. The tournament's action log, together with the tables' match logs, is everything the
-standings are folded from. Corrections of a hand are not actions: they are ``amend`` events of
-that table's match log (:mod:`scoring.match`), so a match log alone replays to what the
-standings count.
+standings are folded from. Penalties, bonuses and corrections of a hand are not actions: they
+are ``adjust`` and ``amend`` events of that table's match log (:mod:`scoring.match`), so a match
+log alone replays to what the standings count.
 """
 
 from __future__ import annotations
@@ -49,7 +49,10 @@ class Adjustment(Action):
     """A penalty (negative) or a bonus (positive) to a player's score, at any time.
 
     It never changes table places (those come from the table scores): it moves the player's
-    tournament score, the first tie-break, and is listed with its reason in the standings.
+    tournament score, the first tie-break, and is listed with its reason in the standings. A
+    server writes it as an ``adjust`` event of the player's table's log (the standings show it
+    in this form, its ``actor`` the referee); one kept in the action log, as servers did before,
+    still counts on top.
     """
 
     name: ClassVar[str] = "adjustment"

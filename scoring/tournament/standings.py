@@ -26,13 +26,16 @@ EPS = 1e-6
 
 @dataclass(frozen=True)
 class Moment:
-    """Something that moved a table's score: a finished hand or an escape."""
+    """Something that moved a table's score: a finished hand, an escape, or a referee's
+    penalty or bonus (``adjustment``: its points come from outside the table, so its
+    ``room_fee`` is minus them and every moment still sums to zero)."""
 
     seq: int
     at: str
     payments: tuple[Number, ...]
     room_fee: Number
-    kind: str  # "hand" or "escape"
+    kind: str  # "hand", "escape" or "adjustment"
+    adjustment: Adjustment | None = None  # who, why and whom, for an adjustment
 
 
 @dataclass(frozen=True)
@@ -41,17 +44,27 @@ class TableResult:
     table: int
     players: tuple[str, str, str, str]
     moments: tuple[Moment, ...]
-    totals: tuple[Number, ...]
+    totals: tuple[Number, ...]  # what the log replays to, the referee's adjustments included
     room: Number
     places: tuple[int, ...]  # 1-based, the best place of a tied group
     points: tuple[float, ...]  # ranking points of each seat (shared between tied seats)
     substitutes: tuple[Substituted, ...] = ()
     problem: str | None = None  # the log stops replaying here (the referee amends it)
     final: bool = False  # the round is closed
+    adjusted: tuple[Number, ...] = (0, 0, 0, 0)  # each seat's penalties and bonuses
 
     @property
     def hands(self) -> int:
         return sum(1 for m in self.moments if m.kind == "hand")
+
+    @property
+    def adjustments(self) -> tuple[Adjustment, ...]:
+        return tuple(m.adjustment for m in self.moments if m.adjustment is not None)
+
+    @property
+    def played(self) -> tuple[Number, ...]:
+        """Each seat's score from the play alone (what places are decided by)."""
+        return tuple(t - a for t, a in zip(self.totals, self.adjusted, strict=True))
 
 
 @dataclass(frozen=True)
@@ -119,11 +132,18 @@ def replay_table(log: Sequence[LoggedEvent]) -> tuple[MatchState | None, str | N
             return None, str(exc)
 
 
-def _moments(state: MatchState, at: Mapping[int, str]) -> tuple[Moment, ...]:
+def _moments(state: MatchState, at: Mapping[int, str], seating: TableSeating
+             ) -> tuple[Moment, ...]:
     out = [Moment(h.seq, at.get(h.seq, ""), tuple(h.settlement.payments), 0, "hand")
            for h in state.hands]
     out += [Moment(d.seq, at.get(d.seq, ""), tuple(d.payments), d.room_fee, "escape")
             for d in state.departures]
+    for a in state.adjustments:  # for the seat's registered player, as the seat's score is
+        note = Adjustment(a.who, at.get(a.seq, ""), a.why, seating.players[a.seat], a.points,
+                          seating.round)
+        out.append(Moment(a.seq, note.created, tuple(a.points if k == a.seat else 0
+                                                     for k in range(4)),
+                          -a.points, "adjustment", note))
     return tuple(sorted(out, key=lambda m: m.seq))
 
 
@@ -141,7 +161,7 @@ def table_from_state(tournament: Tournament, seating: TableSeating, state: Match
                      ) -> TableResult:
     """One table from the match its log replays to (``at``: each event's time by position),
     for a caller that keeps replayed matches between calls."""
-    moments = _moments(state, at) if state is not None else ()
+    moments = _moments(state, at, seating) if state is not None else ()
     return _table(tournament, seating, moments, final, substitutes, problem)
 
 
@@ -149,17 +169,23 @@ def _table(tournament: Tournament, seating: TableSeating, moments: tuple[Moment,
            final: bool, substitutes: tuple[Substituted, ...], problem: str | None
            ) -> TableResult:
     totals: list[Number] = [0, 0, 0, 0]
+    adjusted: list[Number] = [0, 0, 0, 0]
     room: Number = 0
     for m in moments:
         for s in range(4):
             totals[s] += m.payments[s]
-        room += m.room_fee
-    if moments:
-        places, points = places_and_points(totals, tournament.ranking.places)
+            if m.kind == "adjustment":
+                adjusted[s] += m.payments[s]
+        if m.kind != "adjustment":
+            room += m.room_fee
+    if any(m.kind != "adjustment" for m in moments):  # places come from the play alone
+        places, points = places_and_points([t - a for t, a in zip(totals, adjusted,
+                                                                  strict=True)],
+                                           tournament.ranking.places)
     else:
         places, points = (0, 0, 0, 0), (0.0, 0.0, 0.0, 0.0)
     return TableResult(seating.round, seating.table, seating.players, moments, tuple(totals),
-                       room, places, points, substitutes, problem, final)
+                       room, places, points, substitutes, problem, final, tuple(adjusted))
 
 
 def standings(tournament: Tournament, actions: Sequence[Action],
@@ -178,15 +204,20 @@ def standings(tournament: Tournament, actions: Sequence[Action],
 
 def standings_of_tables(tournament: Tournament, tables: Sequence[TableResult],
                         actions: Sequence[Action], closed: tuple[int, ...]) -> Standings:
-    """Standings from table results already replayed (a server keeps them between calls)."""
-    adjustments = tuple(a for a in actions if isinstance(a, Adjustment))
-    return Standings(_rows(tournament, tables, adjustments), tuple(tables), adjustments,
+    """Standings from table results already replayed (a server keeps them between calls).
+
+    The referee's penalties and bonuses are the tables' ``adjust`` events (in each table's
+    totals); ``adjustment`` actions of the tournament's own log, which servers wrote before
+    penalties joined the match logs, are still counted on top."""
+    legacy = tuple(a for a in actions if isinstance(a, Adjustment))
+    logged = tuple(a for t in tables for a in t.adjustments)
+    return Standings(_rows(tournament, tables, legacy), tuple(tables), legacy + logged,
                      closed, tuple(f"round {t.round} table {t.table}: {t.problem}"
                                    for t in tables if t.problem))
 
 
 def _rows(tournament: Tournament, tables: Sequence[TableResult],
-          adjustments: Sequence[Adjustment]) -> tuple[Row, ...]:
+          legacy: Sequence[Adjustment]) -> tuple[Row, ...]:
     points = dict.fromkeys(tournament.players, 0.0)
     score = dict.fromkeys(tournament.players, 0.0)
     adjusted = dict.fromkeys(tournament.players, 0.0)
@@ -194,22 +225,26 @@ def _rows(tournament: Tournament, tables: Sequence[TableResult],
     best: dict[str, float] = {}
     played = dict.fromkeys(tournament.players, 0)
     for t in tables:
-        if not t.moments:
+        for seat, player in enumerate(t.players):
+            score[player] += t.totals[seat]  # the log's adjustments included
+            adjusted[player] += t.adjusted[seat]
+        if not any(m.kind != "adjustment" for m in t.moments):
             continue
         for seat, player in enumerate(t.players):
             points[player] += t.points[seat]
-            score[player] += t.totals[seat]
             firsts[player] += t.places[seat] == 1
-            best[player] = max(best.get(player, t.totals[seat]), t.totals[seat])
+            mine = t.played[seat]
+            best[player] = max(best.get(player, mine), mine)
             played[player] += 1
-    for a in adjustments:
+    for a in legacy:
         if a.player in adjusted:
             adjusted[a.player] += a.points
+            score[a.player] += a.points
 
     def keys(p: str) -> tuple[float, ...]:
         out = [round(points[p], 6)]
         for name in tournament.ranking.tie_breaks:
-            out.append(round({"score": score[p] + adjusted[p], "firsts": firsts[p],
+            out.append(round({"score": score[p], "firsts": firsts[p],
                               "best_table": best.get(p, 0.0)}[name], 6))
         return tuple(out)
 
@@ -218,7 +253,7 @@ def _rows(tournament: Tournament, tables: Sequence[TableResult],
     for i, p in enumerate(order):
         tied = bool(rows) and keys(p) == keys(rows[-1].player)
         rank = rows[-1].rank if tied else i + 1
-        rows.append(Row(rank, p, round(points[p], 6), round(score[p] + adjusted[p], 6),
+        rows.append(Row(rank, p, round(points[p], 6), round(score[p], 6),
                         round(adjusted[p], 6), firsts[p], round(best.get(p, 0.0), 6),
                         played[p], tied))
     return tuple(rows)
@@ -253,7 +288,7 @@ def zero_sum_problems(result: Standings) -> list[str]:
             if abs(sum(m.payments) + m.room_fee) > EPS:
                 problems.append(f"{where} event #{m.seq}: payments sum to "
                                 f"{sum(m.payments) + m.room_fee}")
-        total = sum(t.totals) + t.room
+        total = sum(t.totals) + t.room - sum(t.adjusted)  # adjustments come from outside
         if abs(total) > EPS:
             problems.append(f"{where}: totals sum to {total}")
         rounds[t.round] = rounds.get(t.round, 0.0) + total

@@ -124,7 +124,8 @@ def _seed_actions() -> tuple[bytes, ...]:
 
 def _seed_batches() -> tuple[bytes, ...]:
     return tuple(json.dumps({"events": [{"seq": n + 1, "event": json.loads(e), "at": "t",
-                                         "who": "table 1"}]}).encode()
+                                         "who": "table 1", "hash": "0" * 64}],
+                             "log": {"match": 1, "created_at": "t"}}).encode()
                  for n, e in enumerate(_seed_events()))
 
 

@@ -17,6 +17,8 @@ SAMPLES = [
     ev.HandRecorded(record={"ruleset": "shandong"}),
     ev.PlayerLeft(seat=2, flower_points=3, replacement="e"),
     ev.Amendment(target=4, who="ref", why="typo", event={"type": "pung", "seat": 1}),
+    ev.Adjusted(seat=3, points=-2.5, who="ref", why="slow play", ref="req-1",
+                key="0123456789abcdef", mac="cd" * 32),
     ev.SignOff(target=2, referee="ref", key="0123456789abcdef", head="ab" * 32, mac="cd" * 32),
     ev.DiceRolled(seat=0, dice=(3, 5)),
     ev.WallBroken(wall_seat=2, stacks=8),

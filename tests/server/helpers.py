@@ -6,7 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from scoring.match import LoggedEvent
+from scoring.match import Event, LoggedEvent
+from scoring.match.chain import body_text, event_hash, genesis
 from scoring.tournament import Tournament, seat_round
 from tests.tournament.hands import table_log
 from ui.server.store import TournamentStore
@@ -16,8 +17,31 @@ def names(n: int) -> list[str]:
     return [f"P{i:02d}" for i in range(n)]
 
 
-def wire(log: Sequence[LoggedEvent]) -> list[dict[str, Any]]:
-    return [{"seq": r.seq, "event": r.event.to_json(), "at": r.at, "who": r.who} for r in log]
+#: the table's log the tests push: its match id and creation time start its hash chain
+ORIGIN = {"match": 1, "created_at": "2026-12-02T07:59:00.000Z"}
+
+
+def wire(log: Sequence[LoggedEvent], origin: dict[str, Any] = ORIGIN) -> list[dict[str, Any]]:
+    """The rows a table's outbox sends of ``log``, hash-chained as its match log is."""
+    previous = genesis(origin["match"], origin["created_at"])
+    out = []
+    for r in log:
+        body = body_text(r.event.to_json())
+        previous = event_hash(previous, (r.seq, r.at, r.who, r.event.type, body, r.note))
+        out.append({"seq": r.seq, "event": r.event.to_json(), "at": r.at, "who": r.who,
+                    "note": r.note, "hash": previous})
+    return out
+
+
+def next_row(store: TournamentStore, round_no: int, table: int, event: Event,
+             at: str = "2026-12-02T09:30:00.000Z", who: str = "table") -> dict[str, Any]:
+    """The row a table sends for its next event: chained to the last one the server holds
+    from it (referee events it has not taken yet come after)."""
+    last = store.chain_rows(round_no, table)[store.head(round_no, table) - 1]
+    body = body_text(event.to_json())
+    digest = event_hash(last.hash, (last.seq + 1, at, who, event.type, body, ""))
+    return {"seq": last.seq + 1, "event": event.to_json(), "at": at, "who": who, "note": "",
+            "hash": digest}
 
 
 def seated_store(url: str, players: Sequence[str], ruleset: str = "shandong",

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from scoring.match import replay
-from tests.server.helpers import logs_for, names, seated_store, wire
+from tests.server.helpers import ORIGIN, logs_for, names, seated_store, wire
 from ui.server.app import create_app
 from ui.server.tokens import issue
 
@@ -38,22 +38,26 @@ def test_a_table_posts_its_log_once_and_the_standings_are_the_logs(served):
     client, store, tok = served
     logs = logs_for(store, 4)
     for table, log in logs.items():
-        r = post(client, f"/api/tables/1/{table}/events", {"events": wire(log)}, tok[f"t{table}"])
+        r = post(client, f"/api/tables/1/{table}/events", {"events": wire(log), "log": ORIGIN},
+                 tok[f"t{table}"])
         assert r.status_code == 200, r.text
-        assert r.json() == {"applied": len(log), "duplicates": 0, "head": len(log)}
-    again = post(client, "/api/tables/1/1/events", {"events": wire(logs[1])}, tok["t1"])
+        assert r.json() == {"applied": len(log), "duplicates": 0, "head": len(log),
+                            "taken": 0, "referee": []}
+    again = post(client, "/api/tables/1/1/events", {"events": wire(logs[1]), "log": ORIGIN},
+                 tok["t1"])
     assert again.json()["applied"] == 0 and again.json()["duplicates"] == len(logs[1])
     data = client.get("/api/standings").json()
     for t in data["tables"]:
         assert t["totals"] == replay(logs[t["table"]]).totals
-    assert data["zero_sum"] == [] and client.get("/api/tables/1/2/head").json() == {"head": 5}
+    assert data["zero_sum"] == []
+    assert client.get("/api/tables/1/2/head").json() == {"head": 5, "referee": []}
     table = client.get("/api/tables/1/2").json()
     assert table["hands"] == 4 and table["events"][0]["seq"] == 5
 
 
 def test_forged_or_misused_tokens_are_refused(served):
     client, store, tok = served
-    body = {"events": wire(logs_for(store, 1)[1])}
+    body = {"events": wire(logs_for(store, 1)[1]), "log": ORIGIN}
     url = "/api/tables/1/1/events"
     assert post(client, url, body, {}).status_code == 401
     other = issue(b"another tournament's secret".ljust(32, b"!"), "table", 1)
@@ -82,11 +86,19 @@ def test_malformed_oversized_and_hostile_bodies_are_refused(served):
     big = b'{"events": ["' + b"x" * (2 << 20) + b'"]}'
     assert client.post(url, content=big, headers=h).status_code == 413
     assert client.post(url, content=b"{}", headers=tok["t1"]).status_code == 415
-    assert post(client, url, {"events": [{"seq": 1, "event": {"type": "drop table"}}]},
-                tok["t1"]).status_code == 422
-    assert post(client, url, {"events": [{"seq": 10**30, "event": {}}]},
+    row = {"seq": 1, "event": {"type": "drop table"}, "at": "t", "hash": "0" * 64}
+    assert post(client, url, {"events": [row], "log": ORIGIN}, tok["t1"]).status_code == 422
+    assert post(client, url, {"events": [{**row, "seq": 10**30}], "log": ORIGIN},
                 tok["t1"]).status_code == 400  # a 31-digit number is refused by the parser
     assert post(client, url, {"events": [], "x": 1}, tok["t1"]).status_code == 400
+    rows = wire(logs_for(store, 1)[1])
+    assert post(client, url, {"events": rows}, tok["t1"]).status_code == 400  # no log named
+    for origin in ({"match": "1; DROP TABLE events", "created_at": "x"}, {"match": 1},
+                   {**ORIGIN, "x": 1}, {"match": 1, "created_at": "x" * 41}):
+        r = post(client, url, {"events": rows, "log": origin}, tok["t1"])
+        assert r.status_code == 400 and "where the log's hash chain starts" in r.json()["error"]
+    unhashed = [{k: v for k, v in r.items() if k != "hash"} for r in rows]
+    assert post(client, url, {"events": unhashed, "log": ORIGIN}, tok["t1"]).status_code == 422
     assert client.get("/api/tables/1;DROP TABLE events/1").status_code == 404
     assert client.get("/api/tables/1 OR 1=1/1/head").status_code == 404
     assert client.get("/api/stream?table=1'--").status_code == 400
@@ -94,9 +106,22 @@ def test_malformed_oversized_and_hostile_bodies_are_refused(served):
     assert store.head(1, 1) == 0
 
 
+def test_a_pushed_log_whose_hash_chain_breaks_is_refused_in_one_line(served):
+    client, store, tok = served
+    rows = wire(logs_for(store, 3)[1])
+    rows[1] = {**rows[1], "who": "someone else"}  # edited after it was logged
+    r = post(client, "/api/tables/1/1/events", {"events": rows, "log": ORIGIN}, tok["t1"])
+    assert r.status_code == 422
+    assert r.json() == {"error": "the pushed log's hash chain breaks at event #2: does not "
+                                 "match its hash: the event or one before it was changed "
+                                 "outside mjtable; nothing was stored"}
+    assert store.head(1, 1) == 0 and client.get("/api/tables/1/1").json()["events"] == []
+
+
 def test_referee_writes_are_applied_once_and_logged_with_who_and_why(served):
     client, store, tok = served
-    post(client, "/api/tables/1/1/events", {"events": wire(logs_for(store, 2)[1])}, tok["t1"])
+    post(client, "/api/tables/1/1/events",
+         {"events": wire(logs_for(store, 2)[1]), "log": ORIGIN}, tok["t1"])
     action = {"name": "adjustment", "player": "P01", "points": -5, "why": "slow play",
               "request_id": "req-000001"}
     first = post(client, "/api/referee/actions", action, tok["ref"])
@@ -132,8 +157,12 @@ def test_referee_writes_are_applied_once_and_logged_with_who_and_why(served):
 
 def test_exports_and_pages(served):
     client, store, _tok = served
+    for table, log in logs_for(store, 1).items():
+        store.ingest(1, table, wire(log), "table", ORIGIN)
     store.act({"name": "adjustment", "player": "P02", "points": 3, "why": "fair play"}, "ref")
     csv_text = client.get("/export/standings.csv").text
+    assert next(line for line in csv_text.splitlines()
+                if ",P02," in line).split(",")[4] == "3.0"
     assert csv_text.splitlines()[0] == "rank,player,points,score,adjustments,firsts,tables"
     assert len(csv_text.splitlines()) == 9
     rounds = client.get("/export/rounds.json").json()["tables"]
@@ -177,15 +206,15 @@ def test_a_server_on_a_streaming_replica_shows_the_standings_and_refuses_writes(
     db_url = pg_cluster.create_db("replica_test")
     store = seated_store(db_url, names(4))
     log = wire(logs_for(store, 3)[1])
-    store.ingest(1, 1, log[:3], "table 1")
+    store.ingest(1, 1, log[:3], "table 1", ORIGIN)
     token = {"Authorization": f"Bearer {issue(store.secret(), 'table', 1)}"}
     with pg_cluster.replica() as port:
         replica = db_url.replace(f":{pg_cluster.port}/", f":{port}/")
         with TestClient(create_app(replica)) as client:
             assert client.get("/api/standings").json()["tables"][0]["hands"] == 2
-            r = post(client, "/api/tables/1/1/events", {"events": log}, token)
+            r = post(client, "/api/tables/1/1/events", {"events": log, "log": ORIGIN}, token)
             assert r.status_code == 503 and "read-only" in r.json()["error"]
-            store.ingest(1, 1, log, "table 1")  # on the primary: the replica follows
+            store.ingest(1, 1, log, "table 1", ORIGIN)  # on the primary: the replica follows
             deadline = time.monotonic() + 20
             while client.get("/api/standings").json()["tables"][0]["hands"] != 3:
                 assert time.monotonic() < deadline, "the replica did not catch up"

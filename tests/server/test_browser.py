@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.server.helpers import logs_for, names, seated_store, wire
+from tests.server.helpers import ORIGIN, logs_for, names, seated_store, wire
 from tests.server.live import uvicorn_thread
 from ui.server.app import create_app
 from ui.server.tokens import issue
@@ -69,7 +69,7 @@ def test_standings_and_a_table_update_live_in_both_languages(browser, db_url):
         wait_for(browser, lambda d: "名次" in text(d, "#standings thead"))  # the first event
         assert "每盘、每桌、每轮合计为零" in text(browser, "#zero-sum")
         # a table syncs while the page is open: the page changes without a reload
-        store.ingest(1, 1, wire(logs[1]), "table 1")
+        store.ingest(1, 1, wire(logs[1]), "table 1", ORIGIN)
         first = store.standings().rows[0]
         assert first.score != 0
         wait_for(browser, lambda d: text(d, "#standings tbody tr:first-child").split()[1:4:2]
@@ -77,10 +77,10 @@ def test_standings_and_a_table_update_live_in_both_languages(browser, db_url):
         browser.get(f"{url}/tables/1/1?lang=en")
         wait_for(browser, lambda d: text(d, "#hands") == "3")
         assert "hand_recorded" in text(browser, "#events")
-        store.ingest(1, 2, wire(logs[2][:2]), "table 2")
+        store.ingest(1, 2, wire(logs[2][:2]), "table 2", ORIGIN)
         browser.get(f"{url}/tables/1/2?lang=en")
         wait_for(browser, lambda d: text(d, "#hands") == "1")
-        store.ingest(1, 2, wire(logs[2]), "table 2")
+        store.ingest(1, 2, wire(logs[2]), "table 2", ORIGIN)
         wait_for(browser, lambda d: text(d, "#hands") == "3")  # live, no reload
         browser.get("about:blank")  # the page's event stream ends
     store.close()
@@ -91,7 +91,7 @@ def test_the_referee_desk_penalises_and_strikes_a_hand(browser, db_url):
     from selenium.webdriver.support.ui import Select
 
     store = seated_store(db_url, names(8))
-    store.ingest(1, 1, wire(logs_for(store, 2)[1]), "table 1")
+    store.ingest(1, 1, wire(logs_for(store, 2)[1]), "table 1", ORIGIN)
     token = issue(store.secret(), "referee", "Wang Li")
     with uvicorn_thread(create_app(store)) as url:
         browser.get(f"{url}/referee?lang=zh")

@@ -9,7 +9,7 @@ import time
 
 import httpx
 
-from tests.server.helpers import logs_for, names, seated_store, wire
+from tests.server.helpers import ORIGIN, logs_for, names, seated_store, wire
 from tests.server.live import uvicorn_thread
 from ui.server.app import create_app
 
@@ -47,7 +47,7 @@ def test_live_pages_share_one_watcher_and_all_see_each_change(db_url):
         before, start = len(polls), time.monotonic()
         time.sleep(1.0)
         per_second = (len(polls) - before) / (time.monotonic() - start)
-        store.ingest(1, 1, log, "table 1")
+        store.ingest(1, 1, log, "table 1", ORIGIN)
         for t in threads:
             t.join(15)
     assert all(s[0] == 0 and s[-1] == 2 for s in seen), seen

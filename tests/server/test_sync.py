@@ -213,3 +213,47 @@ def test_after_restoring_an_older_backup_the_tables_resend_what_it_lacks(db_url,
             assert [r.event for r in restored.log(1, 1)] == [r.event
                                                              for r in local.events(mid)]
 
+
+
+def test_referee_events_reach_the_table_s_own_log_once_and_replay_there(server, tmp_path,
+                                                                        capsys):
+    """A penalty and a strike entered at the referee desk are events of the table's log: the
+    server writes them into its copy, the table takes them on its next push (while it plays
+    on, and with answers cut), and `mjtable match replay` of the table's own log gives the
+    totals the standings show."""
+    from ui.cli import main
+
+    url, store, token = server
+    proxy = FlakyProxy(("127.0.0.1", int(url.rsplit(":", 1)[1])), cut=0.3, seed=5)
+    players = store.seating(1, 1).players
+    rng = random.Random(21)
+    db = tmp_path / "table.sqlite3"
+    with MatchStore.open(db, durable=False) as local, \
+            Outbox(tmp_path / "outbox.sqlite3") as outbox:
+        mid = local.new_match("shandong", {}, players, first_dealer=0)
+        outbox.bind(mid, proxy.url, 1, 1, token)
+        play(local, mid, 3, rng)
+        push_until_done(outbox, local, mid, pause=0.01, most=0.05, tries=50)
+        store.act({"name": "adjustment", "player": players[2], "points": -30, "why": "late"},
+                  "Ref Wang")
+        play(local, mid, 1, rng)  # before it syncs, the table plays on: its hand goes first
+        push_until_done(outbox, local, mid, pause=0.01, most=0.05, tries=50)
+        store.amend(1, 1, 5, None, "Ref Wang", "played at the wrong table")  # that hand
+        got = push_until_done(outbox, local, mid, pause=0.01, most=0.05, tries=50)
+        while store.pending(1, 1):  # an answer cut after the table took them: once more
+            got = push_until_done(outbox, local, mid, pause=0.01, most=0.05, tries=50)
+        again = outbox.push(local, mid)
+        assert (again.sent, again.taken, again.pending) == (0, 0, 0)
+        mine = local.load(mid)
+        assert [r.event.type for r in mine.log][4:] == ["hand_recorded", "adjust", "amend"]
+        assert local.verify(mid).ok and store.head(1, 1) == mine.last_seq == 7
+        assert [r.event for r in store.log(1, 1)] == [r.event for r in mine.log]
+        assert mine.state.adjusted == [0, 0, -30, 0] and len(mine.hands) == 3
+        assert list(store.standings().tables[0].totals) == mine.totals
+        assert store.standings().row(players[2]).adjustments == -30
+        assert got.head == 7
+    assert main(["match", "--db", str(db), "replay", str(mid)]) == 0
+    out = capsys.readouterr().out
+    assert f"totals [{' '.join(f'{t:+d}' for t in mine.totals)}]" in out
+    assert f"penalty -30 to seat 2 ({players[2]}) by Ref Wang: late" in out
+    proxy.close()

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.match import LoggedEvent, replay
-from scoring.match.events import Amendment
+from scoring.match.events import Adjusted, Amendment
 from scoring.tournament import (
     Adjustment,
     Ranking,
@@ -176,6 +176,33 @@ def test_a_penalty_moves_the_score_not_the_places():
     assert after.row(winner).points == before.row(winner).points
     assert after.row(winner).score == before.row(winner).score - 10_000
     assert after.row(winner).adjustments == -10_000
+
+
+def test_a_penalty_in_a_table_s_log_moves_the_score_not_the_places():
+    """The referee's penalty is an ``adjust`` event of the table's log: the standings count
+    it because the log's replay does, and a strike of it takes it out the same way."""
+    tour = Tournament("t", "shandong", tuple(names(4)))
+    seating = seated(tour, 1, names(4))
+    logs = played(tour, seating, 5, seed=1)
+    before = standings(tour, [seating], logs)
+    winner = before.rows[0].player
+    seat = seating.tables[0].players.index(winner)
+    penalty = Adjusted(seat=seat, points=-10_000, who="Ref Wang", why="phone")
+    log = [*logs[(1, 1)], LoggedEvent(7, penalty, "2026-12-02T09:00:00.000Z", "Ref Wang")]
+    after = standings(tour, [seating], {(1, 1): log})
+    table = after.tables[0]
+    assert list(table.totals) == replay(log).totals  # what `mjtable match replay` says
+    assert table.places == before.tables[0].places and table.played == before.tables[0].totals
+    assert after.row(winner).points == before.row(winner).points
+    assert after.row(winner).score == before.row(winner).score - 10_000
+    assert after.row(winner).adjustments == -10_000
+    assert [(a.player, a.points, a.actor, a.why) for a in after.adjustments] == [
+        (winner, -10_000, "Ref Wang", "phone")]
+    assert zero_sum_problems(after) == []
+    steps = list(after_each_hand(tour, [seating], {(1, 1): log}))
+    assert steps[-1][1].kind == "adjustment" and steps[-1][2].rows == after.rows
+    strike = LoggedEvent(8, Amendment(target=7, who="Ref Wang", why="not hers"), AT)
+    assert standings(tour, [seating], {(1, 1): [*log, strike]}).rows == before.rows
 
 
 def test_a_struck_hand_leaves_the_standings_because_the_log_says_so():

@@ -18,6 +18,7 @@ from scoring.errors import RecordError
 from scoring.jsonlimits import load_json, read_json_file
 from scoring.match import Match, MatchStore
 from scoring.match.events import Amendment, SignOff
+from scoring.match.state import Adjustment
 from scoring.rulesets.registry import help_text
 from ui.commands._numbers import MATCH_ID, number
 from ui.errors import CommandError
@@ -216,8 +217,11 @@ def format_match(match: Match, log: bool = False) -> str:
                      f"{w['kept_back']} kept back{hun}")
     events = {h.seq: h for h in s.hands}
     gone = {d.seq: d for d in s.departures}
-    for seq in sorted([*events, *gone]):
-        if seq in events:
+    adjusted = {a.seq: a for a in s.adjustments}
+    for seq in sorted([*events, *gone, *adjusted]):
+        if seq in adjusted:
+            lines.append(f"  {_adjustment(adjusted[seq])}")
+        elif seq in events:
             h = events[seq]
             rec = h.record
             if rec.outcome == "draw":
@@ -332,6 +336,11 @@ def run_keygen(args: argparse.Namespace) -> int:
     return 0
 
 
+def _adjustment(a: Adjustment) -> str:
+    what = "penalty" if a.points < 0 else "bonus"
+    return f"#{a.seq}: {what} {_num(a.points)} to seat {a.seat} ({a.player}) by {a.who}: {a.why}"
+
+
 def run_replay(args: argparse.Namespace) -> int:
     with _reader(args) as store:
         match = store.replay(args.match)
@@ -347,6 +356,8 @@ def run_replay(args: argparse.Namespace) -> int:
               f"[{' '.join(_num(p) for p in h.settlement.payments)}]  totals "
               f"[{' '.join(_num(t) for t in h.totals_after)}]  next dealer "
               f"{h.settlement.next_dealer}")
+    for a in s.adjustments:
+        print(f"  {_adjustment(a)}")
     print(f"  totals [{' '.join(_num(t) for t in s.totals)}], dealer {s.dealer}")
     if match.problem:
         raise CommandError(f"the log stops replaying: {match.problem}")
@@ -441,8 +452,10 @@ def run_push(args: argparse.Namespace) -> int:
                     continue
                 raise CommandError(f"{exc}; the events wait in the match log, push again "
                                    "later") from None
+            took = (f", {got.taken} referee events (penalties, corrections) taken into the "
+                    "log" if got.taken else "")
             print(f"match {args.match}: {got.sent} sent, {got.duplicates} already there, "
-                  f"the server holds #{got.head}")
+                  f"the server holds #{got.head}{took}")
             if not args.watch:
                 return 0
             time.sleep(args.watch)

@@ -127,7 +127,7 @@ function desk() {
       send(request[0], request[1]);
     });
   };
-  on("f-penalty", (v) => ["/api/referee/actions", { name: "adjustment", player: v.player, points: v.points, why: v.why }]);
+  on("f-penalty", (v) => ["/api/referee/actions", { name: "adjustment", player: v.player, round: v.round, points: v.points, why: v.why }]);
   on("f-amend", (v) => ["/api/referee/amend", {
     round: v.round, table: v.table, target: v.target, why: v.why,
     event: v.strike ? null : JSON.parse(v.event || "null"),

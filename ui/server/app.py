@@ -116,14 +116,20 @@ def create_app(store: TournamentStore | str | Path) -> Starlette:
         if not who.may_write_table(table):
             raise HttpError(403, f"this token writes table {who.table} only")
         data = await body(request)
-        if set(data) != {"events"}:
-            raise HttpError(400, "the body is {\"events\": [...]}")
-        got = await run_in_threadpool(db.ingest, rnd, table, data["events"], who.name)
+        if set(data) != {"events", "log"}:
+            raise HttpError(400, "the body is {\"events\": [...], \"log\": {\"match\", "
+                                 "\"created_at\"}}")
+        got = await run_in_threadpool(db.ingest, rnd, table, data["events"], who.name,
+                                      data["log"])
         return JSONResponse(got.to_json())
 
     async def get_head(request: Request) -> Response:
+        """How far the server holds the table's log, and the referee's events for it."""
         rnd, table = number(request, "round"), number(request, "table")
-        return JSONResponse({"head": await run_in_threadpool(db.head, rnd, table)})
+
+        def read() -> dict[str, Any]:
+            return {"head": db.head(rnd, table), "referee": db.pending(rnd, table)}
+        return JSONResponse(await run_in_threadpool(read))
 
     # ------------------------------------------------------------ referee writes
 

@@ -36,6 +36,16 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
         "what TEXT NOT NULL, why TEXT NOT NULL, request_id TEXT UNIQUE, "
         "result TEXT NOT NULL)",
     ]),
+    (2, [
+        # a table's log keeps its hash chain on the server too: each event's hash, where the
+        # chain starts (the table's match), and the referee's events join the log itself
+        "ALTER TABLE events ADD COLUMN hash TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE events ADD COLUMN origin TEXT NOT NULL DEFAULT 'table'",
+        "ALTER TABLE matches ADD COLUMN genesis TEXT NOT NULL DEFAULT ''",
+        # the last event the table holds; the referee's events after it wait for its sync
+        "ALTER TABLE matches ADD COLUMN acked INTEGER NOT NULL DEFAULT 0",
+        "UPDATE matches SET acked = head",
+    ]),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -28,6 +28,7 @@ TEXT: dict[str, dict[str, str]] = {
         "status": "Status", "last_events": "Last events", "live": "live",
         "final": "final", "provisional": "provisional", "token": "Referee token",
         "penalty": "Penalty or bonus", "points_hint": "points (negative: penalty)",
+        "round_latest": "round (latest)",
         "why": "Reason", "send": "Send", "amend": "Amend or strike a hand",
         "target": "Event #", "strike": "strike it", "event_json": "corrected event (JSON)",
         "substitute": "Seat a substitute", "substitute_name": "substitute",
@@ -46,6 +47,7 @@ TEXT: dict[str, dict[str, str]] = {
         "status": "状态", "last_events": "最近事件", "live": "实时",
         "final": "已结束", "provisional": "进行中", "token": "裁判令牌",
         "penalty": "罚分或奖分", "points_hint": "分数（负数为罚分）",
+        "round_latest": "轮（默认最近一轮）",
         "why": "原因", "send": "提交", "amend": "更正或删除一盘",
         "target": "事件号", "strike": "删除", "event_json": "更正后的事件（JSON）",
         "substitute": "安排替补", "substitute_name": "替补", "from_hand": "从第几盘起",
@@ -113,6 +115,7 @@ BODIES = {
 autocomplete="off"></label> <span id="result" role="status"></span>
 <fieldset id="f-penalty"><legend data-t="penalty"></legend>
 <select name="player" id="penalty-player"></select>
+<input name="round" type="number" min="1" data-ph="round_latest" size="10">
 <input name="points" type="number" step="any" data-ph="points_hint">
 <input name="why" data-ph="why" size="30"><button data-t="send"></button></fieldset>
 <fieldset id="f-amend"><legend data-t="amend"></legend>
