@@ -8,6 +8,7 @@ from the caller or a stated assumption, listed in ``notes``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -21,13 +22,14 @@ from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import (
     MeldReading,
+    SeatReading,
     TableCalibration,
     TableLayout,
     TableReading,
     find_table_corners,
     read_table,
 )
-from vision.repair import Repair, repair, winning_test
+from vision.repair import Repair, finish_hand, repair, winning_test
 
 
 @dataclass(frozen=True)
@@ -263,17 +265,30 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     fixed = repair(table, must, time_budget=time_budget)
     if fixed.legal or not must:
         return fixed, list(must)
+    # the winners' own hands first, then the rest around them: a misread elsewhere on the
+    # table (a fifth copy, a flower twice) is no reason to miss a win laid down
+    trial = copy.deepcopy(table)
+    own = [finish_hand(trial, seat, test, time_budget=time_budget) for seat, test in must.items()]
+    if all(r.legal for r in own):
+        keep = frozenset(r for seat in must for r in _rows_of(trial.seats[seat]))
+        rest = repair(trial, {}, time_budget=time_budget, keep=keep)
+        table.__dict__.update(trial.__dict__)
+        return Repair(legal=rest.legal, changes=[c for r in own for c in r.changes]
+                      + rest.changes, problems=rest.problems), list(must)
     if keep_unfinished:
         return fixed, []
     return repair(table, {}, time_budget=time_budget), []
+
+
+def _rows_of(seat: SeatReading) -> list[int]:
+    """The detection rows of a seat's concealed tiles and melds."""
+    return [*seat.hand_rows, *(r for m in seat.melds for r in m.rows)]
 
 
 def _read_winner(table: TableReading, ruleset: str, options: Mapping[str, Any] | None,
                  notes: list[str]) -> tuple[TableReading, Repair, int | None]:
     """The winner among the seats laying down 14 tiles: the first whose hand a probable
     reading finishes (a misread discard or flower can make a second seat look like 14)."""
-    import copy
-
     seats = showing_fourteen(table)
     for seat in seats:
         trial = copy.deepcopy(table) if len(seats) > 1 else table

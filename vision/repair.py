@@ -131,12 +131,14 @@ def _meld_ok(meld: MeldReading, shown: list[Tile]) -> bool:
 
 
 def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]], bool]]
-           | None = None, max_changes: int = MAX_CHANGES, time_budget: float = 1.0) -> Repair:
+           | None = None, max_changes: int = MAX_CHANGES, time_budget: float = 1.0,
+           keep: frozenset[int] = frozenset()) -> Repair:
     """The most probable legal reading; ``reading`` is updated in place when one is found.
 
     ``must_complete`` maps a seat to a test its concealed tiles must pass (a winner's hand);
-    :func:`winning_test` builds one from a ruleset. The search stops after ``time_budget``
-    seconds (a live pipeline cannot wait), reporting the reading as not repaired.
+    :func:`winning_test` builds one from a ruleset. The detection rows in ``keep`` keep their
+    kinds (a winner's hand already settled). The search stops after ``time_budget`` seconds
+    (a live pipeline cannot wait), reporting the reading as not repaired.
     """
     deadline = time.perf_counter() + time_budget
     must = must_complete or {}
@@ -147,18 +149,69 @@ def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]]
     # too many copies of a kind, one kind at a time (each its own small question), then the
     # search for the rest: a whole table read face up can hold more misreads than the search's
     # few changes, while the winner's hand needs only its own few
-    slots = _fewer_copies(first, reading)
+    slots = _fewer_copies(first, reading, keep)
     kinds = [s.kind for s in slots]
     shown = _shown(kinds, reading)
     over = {t for t, n in shown.items() if n > (1 if is_flower(t) else 4)}
-    relevant = [i for i, s in enumerate(slots)
-                if s.kind in over or (s.where[0] == "hand" and s.where[1] in must)]
+    relevant = [i for i, s in enumerate(slots) if s.row not in keep
+                and (s.kind in over or (s.where[0] == "hand" and s.where[1] in must))]
     moves = sorted(((c, i, t) for i in relevant for t, c in slots[i].alternatives),
                    key=lambda m: m[0])
     if not problems_of(kinds, slots, reading, must):
         return _done(reading, first, kinds, problems)
+    found, stopped = _search(kinds, moves, lambda k: not problems_of(k, slots, reading, must),
+                             max_changes, deadline)
+    if found is not None:
+        return _done(reading, first, found, problems)
+    if stopped:
+        problems = [*problems, "search stopped before a legal reading was found"]
+    return Repair(legal=False, problems=problems)
+
+
+def finish_hand(reading: TableReading, seat: int, complete: Callable[[list[Tile]], bool],
+                max_changes: int = MAX_CHANGES, time_budget: float = 1.0) -> Repair:
+    """The most probable reading of one seat's concealed tiles that ``complete`` accepts, with
+    no kind more than four times among that seat's own tiles; the rest of the table is not
+    asked (a misread elsewhere, a fifth copy or a flower seen twice, must not cost a shown
+    win). ``reading`` is updated in place when one is found."""
+    deadline = time.perf_counter() + time_budget
+    first = [s for s in _slots(reading) if s.where[1] == seat and s.where[0] in ("hand", "meld")]
+    hand = [i for i, s in enumerate(first) if s.where[0] == "hand"]
+
+    def ok(kinds: Sequence[Tile]) -> bool:
+        own = _shown([kinds[i] for i in range(len(first))], _only(reading, seat))
+        return (all(n <= 4 for n in own.values())
+                and complete([kinds[i] for i in hand]))
+
+    kinds = [s.kind for s in first]
+    if ok(kinds):
+        return Repair(legal=True)
+    moves = sorted(((c, i, t) for i in hand for t, c in first[i].alternatives),
+                   key=lambda m: m[0])
+    found, stopped = _search(kinds, moves, ok, max_changes, deadline)
+    if found is None:
+        why = f"seat {seat} does not hold a finished hand"
+        return Repair(legal=False, problems=[why] + (
+            ["search stopped before a legal reading was found"] if stopped else []))
+    changes = [Change(s.row, s.kind, k, _cost(s, k)) for s, k in zip(first, found, strict=True)
+               if k != s.kind]
+    _apply(reading, first, found)
+    return Repair(legal=True, changes=changes)
+
+
+def _only(reading: TableReading, seat: int) -> TableReading:
+    """``reading`` with the melds of one seat only (for its concealed kongs' hidden copies)."""
+    return replace(reading, seats=[s if s.seat == seat else SeatReading(seat=s.seat)
+                                   for s in reading.seats])
+
+
+def _search(kinds: Sequence[Tile], moves: list[tuple[float, int, Tile]],
+            ok: Callable[[list[Tile]], bool], max_changes: int,
+            deadline: float) -> tuple[list[Tile] | None, bool]:
+    """Best-first over sets of at most ``max_changes`` moves ``(cost, slot, kind)`` (sorted by
+    cost): the cheapest assignment ``ok`` accepts, and whether the search was cut short."""
     if not moves:
-        return Repair(legal=False, problems=problems)
+        return None, False
     heap: list[tuple[float, tuple[int, ...]]] = [(moves[0][0], (0,))]
     tries = 0
     while heap and tries < MAX_TRIES and (tries % 64 or time.perf_counter() < deadline):
@@ -177,12 +230,9 @@ def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]]
         for j in combo:
             _, i, t = moves[j]
             trial[i] = t
-        if problems_of(trial, slots, reading, must):
-            continue
-        return _done(reading, first, trial, problems)
-    if heap:
-        problems = [*problems, "search stopped before a legal reading was found"]
-    return Repair(legal=False, problems=problems)
+        if ok(trial):
+            return trial, False
+    return None, bool(heap)
 
 
 def _shown(kinds: Sequence[Tile], reading: TableReading) -> Counter[Tile]:
@@ -214,9 +264,11 @@ def _choices(slot: _Slot, kind: Tile) -> list[Tile]:
     return [t for t in out if t != kind]
 
 
-def _fewer_copies(slots: list[_Slot], reading: TableReading) -> list[_Slot]:
+def _fewer_copies(slots: list[_Slot], reading: TableReading,
+                  keep: frozenset[int] = frozenset()) -> list[_Slot]:
     """Slots with each kind shown too often brought down to its limit by the cheapest changes
-    to kinds that stay within theirs (tiles in melds keep their set), as new starting kinds."""
+    to kinds that stay within theirs (tiles in melds and rows in ``keep`` keep their kind),
+    as new starting kinds."""
     dets = reading.detections
     kinds = [s.kind for s in slots]
     for _ in range(len(slots)):
@@ -227,7 +279,7 @@ def _fewer_copies(slots: list[_Slot], reading: TableReading) -> list[_Slot]:
             break
         best: tuple[float, int, Tile] | None = None
         for i, slot in enumerate(slots):
-            if kinds[i] not in over or slot.where[0] == "meld":
+            if kinds[i] not in over or slot.where[0] == "meld" or slot.row in keep:
                 continue
             for t in _choices(slot, kinds[i]):
                 if shown.get(t, 0) >= (1 if is_flower(t) else 4):

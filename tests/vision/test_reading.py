@@ -84,6 +84,23 @@ def test_impossible_winner_hand_is_repaired_from_top_k_and_flagged() -> None:
     parse_record(out.record)
 
 
+def test_a_misread_elsewhere_does_not_cost_the_win_laid_down() -> None:
+    """The winner's 5p read as 6p (runner-up 5p), and two of seat 1's discards read as C with
+    no runner-up at all beside seat 3's concealed kong of C: a fifth and sixth C that no
+    change can take away. The winner's own hand is still finished from its top-k; the rest
+    is left as seen and said to be impossible."""
+    c, five_p = parse_tiles("C")[0], parse_tiles("5p")[0]
+    dets, calib = _dets(SHOWDOWN, {4: parse_tiles("6p")[0], 37: c, 38: c})
+    for row in (37, 38):
+        dets.topk_ids[row] = [c, -1, -1]
+        dets.topk_probs[row] = [1.0, 0.0, 0.0]
+    out = read_detections(dets, calib, ruleset="shandong")
+    assert out.record["outcome"] == "win" and out.record["wins"][0]["seat"] == 0
+    assert format_tiles(out.table.seats[0].hand) == "123m456p78988sWWW"
+    assert [(c.old, c.new) for c in out.repair.changes] == [(parse_tiles("6p")[0], five_p)]
+    assert not out.repair.legal and any("6 copies of C" in n for n in out.notes)
+
+
 def test_fifth_copy_is_repaired() -> None:
     scene = Scene(seats=[SeatSpec(hand="1111m234p567s999s", melds=[]),
                          SeatSpec(discards="2m"), SeatSpec(), SeatSpec()])
