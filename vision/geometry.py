@@ -265,6 +265,7 @@ class TableLayout:
 
     outer_gap: float = 0.9  # hand row to wall: about 2 widths; hand to melds: under 0.6
     split_gap: float = 0.2  # a gap wider than this (tile widths) separates groups in a row
+    meld_gap: float = 0.1  # a narrower gap still ends a meld that its tiles make
     tile_aspect: float = 1.37  # tile height / width (27 x 37 mm)
 
 
@@ -490,18 +491,25 @@ def _read_row(dets: TileDetections, rows: np.ndarray, a: np.ndarray, along: np.n
     left = a[rows] - along[rows] / 2  # both in tile widths
     right = a[rows] + along[rows] / 2
     groups: list[list[int]] = [[int(rows[0])]]
+    gap_before: dict[int, float] = {}
     for j in range(1, len(rows)):
         gap = left[j] - right[j - 1]
+        gap_before[int(rows[j])] = float(gap)
         if gap > layout.split_gap:
             groups.append([])
         groups[-1].append(int(rows[j]))
     melds: list[MeldReading] = []
     while groups:
         meld = _as_meld(dets, groups[-1], sideways, seat)
-        if meld is None:
+        if meld is not None:
+            melds.insert(0, meld)
+            groups.pop()
+            continue
+        tail = _meld_at_end(dets, groups[-1], gap_before, sideways, seat, layout)
+        if tail is None:
             break
-        melds.insert(0, meld)
-        groups.pop()
+        melds.insert(0, tail)
+        groups[-1] = groups[-1][:-len(tail.rows)]
     for g, meld in enumerate(melds):
         for r in meld.rows:
             role[r] = "meld"
@@ -515,6 +523,27 @@ def _read_row(dets: TileDetections, rows: np.ndarray, a: np.ndarray, along: np.n
     out.hand = [int(dets.class_id[r]) for r in seen]
     out.hand_rows = seen
     out.drawn_apart = len(groups) > 1 and len(groups[-1]) == 1
+
+
+def _meld_at_end(dets: TileDetections, group: list[int], gap_before: dict[int, float],
+                 sideways: np.ndarray, seat: int, layout: TableLayout) -> MeldReading | None:
+    """A meld of 3 or 4 tiles at the right end of a group that is no meld itself: melds lie
+    a narrower gap apart than the hand lies from them (8 against 14 mm), which a camera's
+    boxes can blur below ``split_gap``; the tail is taken when its gap is wider than
+    ``meld_gap`` and than every gap inside it, and its tiles make a meld."""
+    best: tuple[float, MeldReading] | None = None
+    for n in (3, 4):
+        if len(group) <= n:
+            continue
+        tail = group[-n:]
+        gap = gap_before[tail[0]]
+        inside = max(gap_before[r] for r in tail[1:])
+        if gap < layout.meld_gap or gap < inside + layout.meld_gap / 2:
+            continue
+        meld = _as_meld(dets, tail, sideways, seat)
+        if meld is not None and (best is None or gap > best[0]):
+            best = (gap, meld)
+    return best[1] if best else None
 
 
 def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,

@@ -36,6 +36,7 @@ class Scene:
     wall: int = 0
     dice: tuple[int, ...] = ()
     indicator: str = ""
+    meld_gap: float = 8.0  # mm between melds (the hand lies 14 mm from the first)
 
 
 def top_down(size: int = 1080) -> np.ndarray:
@@ -77,7 +78,7 @@ def build(scene: Scene) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
         hand = parse_tiles(spec.hand)
         kinds = hand + [BACK_CLASS] * spec.hidden
         total = len(kinds) * (W + g) + 14 + sum(
-            len(parse_tiles(t)) * (W + g) + (H - W if s is not None else 0) + 8
+            len(parse_tiles(t)) * (W + g) + (H - W if s is not None else 0) + scene.meld_gap
             for _, t, s in spec.melds)
         a = -total / 2
         for i, t in enumerate(kinds):
@@ -96,7 +97,7 @@ def build(scene: Scene) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
                 else:
                     _place(bodies, kind, a + W / 2, 381, k, False, right, toward)
                     a += W + g
-            a += 8
+            a += scene.meld_gap
         fa = total / 2 - len(parse_tiles(spec.flowers)) * (W + g)
         for t in parse_tiles(spec.flowers):
             _place(bodies, t, fa + W / 2, 338, k, False, right, toward)

@@ -45,6 +45,21 @@ def test_seats_roles_melds_and_claims(camera: np.ndarray) -> None:
     assert roles["dice"] == 2 and roles["flower"] == 3 and roles["discard"] == 10
 
 
+@pytest.mark.parametrize("gap", [8.0, 4.0, 3.0])
+def test_melds_lying_close_together_are_told_apart(gap: float) -> None:
+    """Melds laid 3-4 mm apart (boxes blur a gap under ``split_gap``): each still a meld,
+    taken from the row's right end where its gap is wider than any inside it."""
+    melds = [("exposed_kong", "2222p", 1), ("pung", "FFF", 2), ("pung", "EEE", None)]
+    scene = Scene(seats=[SeatSpec(hand="1234567m", melds=melds), SeatSpec(), SeatSpec(),
+                         SeatSpec()], meld_gap=gap)
+    dets, _ = detections(scene, top_down())
+    table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
+    s0 = table.seats[0]
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [
+        ("exposed_kong", "2222p"), ("pung", "FFF"), ("pung", "EEE")]
+    assert format_tiles(s0.hand) == "1234567m"
+
+
 @pytest.mark.parametrize("side,claimed_from", [(0, 3), (1, 2), (2, 1)])
 def test_sideways_position_tells_whom_the_pung_came_from(side: int, claimed_from: int) -> None:
     scene = Scene(seats=[SeatSpec(hand="1234567m11p", melds=[("pung", "SSS", side)]),
