@@ -109,20 +109,17 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def nms(xyxy: np.ndarray, scores: np.ndarray, iou: float, max_det: int = 300) -> np.ndarray:
-    """Greedy non-maximum suppression: indices kept, best score first.
+    """Greedy non-maximum suppression (OpenCV's): indices kept, best score first.
 
     A box is dropped when its IoU with a kept, better box is above ``iou``.
     """
-    order = np.argsort(-scores, kind="stable")
-    keep: list[int] = []
-    while order.size and len(keep) < max_det:
-        i = int(order[0])
-        keep.append(i)
-        if order.size == 1:
-            break
-        rest = order[1:]
-        order = rest[box_iou(xyxy[i:i + 1], xyxy[rest])[0] <= iou]
-    return np.array(keep, dtype=np.int64)
+    if not len(xyxy):
+        return np.zeros(0, np.int64)
+    boxes = np.asarray(xyxy, np.float64)
+    xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
+    # top_k would cap the candidates before suppression, not the boxes kept: cut after
+    keep = cv2.dnn.NMSBoxes(xywh.tolist(), np.asarray(scores, np.float64).tolist(), 0.0, iou)
+    return np.asarray(keep, np.int64).reshape(-1)[:max_det]
 
 
 def covered(xyxy: np.ndarray, scores: np.ndarray, grid: int = 6) -> np.ndarray:
