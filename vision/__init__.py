@@ -9,7 +9,7 @@ The API the dashboard uses::
     from vision import Pipeline, open_capture, load_detector, read_image
 
     detector = load_detector()                  # models/detector.onnx (+ classifier, dice)
-    pipe = Pipeline(0, detector, ruleset="shanghai", dealer=0, stable_frames=5,
+    pipe = Pipeline(0, detector, ruleset="shanghai", dealer=0, stable_s=0.2,
                     corners=saved_corners, bottom_seat=0)   # or Pipeline(0, models=DIR)
     for result in pipe.frames():                # one FrameResult per camera frame (blocks);
                                                 #   a GUI timer calls pipe.poll(0.02) instead

@@ -98,6 +98,12 @@ class CapturedFrame:
     position: float | None = None
     name: str = ""
 
+    @property
+    def time(self) -> float:
+        """Camera time in seconds, for durations: the position within a video file (so a file
+        read faster or slower than it plays gives the same readings), else the wall clock."""
+        return self.timestamp if self.position is None else self.position
+
 
 @dataclass(frozen=True)
 class CaptureStatus:

@@ -103,6 +103,12 @@ class DiceReading:
     def total(self) -> int:
         return sum(self.faces)
 
+    @property
+    def lying(self) -> DiceLying:
+        """What must hold for the roll to count: these faces, lying where they are."""
+        return DiceLying(self.faces, tuple(((x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1))
+                                           for x1, y1, x2, y2 in self.boxes))
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"faces": list(self.faces), "total": self.total}
         if self.wall_break is not None:
@@ -113,6 +119,34 @@ class DiceReading:
         if self.note:
             out["note"] = self.note
         return out
+
+
+@dataclass(frozen=True, eq=False)
+class DiceLying:
+    """Dice faces and where each die lies (centre x, y and size in pixels). Two are equal when
+    the faces are the same and no die moved more than :data:`DIE_MOVED` of its size: tumbling
+    dice that happen to show the same faces in two frames are no roll yet, while settled dice
+    read with a pixel of jitter are the same roll."""
+
+    faces: tuple[int, ...]
+    places: tuple[tuple[float, float, float], ...]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DiceLying) or sorted(self.faces) != sorted(other.faces):
+            return False
+        left = list(zip(other.faces, other.places, strict=True))
+        for face, (x, y, size) in zip(self.faces, self.places, strict=True):
+            near = [k for k, (f, (ox, oy, _)) in enumerate(left)
+                    if f == face and np.hypot(x - ox, y - oy) <= DIE_MOVED * size]
+            if not near:
+                return False
+            del left[near[0]]
+        return True
+
+    __hash__ = None  # type: ignore[assignment]  # equality with a tolerance: not hashable
+
+
+DIE_MOVED = 0.5  # a die whose centre moved more than this share of its size is still rolling
 
 
 def read_dice(dets: TileDetections, count: int = 2) -> DiceReading | None:

@@ -1,11 +1,13 @@
 """The live pipeline: frames in, per-frame results and stable events out (no Qt).
 
 ``Pipeline(source).frames()`` reads a capture, detects tiles and dice, places them on the table,
-repairs impossible readings, and reports seat states and dice only once they are stable for N
-frames. A frame that barely differs from the last one analysed (a still table) reuses its
-detections instead of running the models again, and while the picture is still moving (a hand
-over the table) the models wait for it to settle: that is what keeps a 2-core laptop at video
-rate.
+repairs impossible readings, and reports seat states and dice only once they are stable
+(:mod:`vision.stability`: two agreeing readings and 0.2 s of camera time by default). A frame that
+barely differs from the last one analysed (a still table) reuses its detections instead of
+running the models again, and while the picture is still moving (a hand over the table) the
+models wait for it to settle: that is what keeps a 2-core laptop at video rate. A reading that
+still waits for its confirming reading has the changed part of the next frame analysed again,
+so an event comes one frame after its change, not after a fixed count of frames.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +34,7 @@ from vision.capture import (
     open_capture,
 )
 from vision.change import LOCAL_CHANGE, local_change
-from vision.changes import ChangeTracker
+from vision.changes import Change, ChangeTracker
 from vision.dealer import dealer_after
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
@@ -47,11 +50,20 @@ from vision.reading import (
     table_waits,
 )
 from vision.repair import Repair, winning_test
-from vision.stability import Stabilizer, VisionEvent, events_between, state_is_plausible
+from vision.stability import (
+    STABLE_READINGS,
+    STABLE_S,
+    Stabilizer,
+    VisionEvent,
+    events_between,
+    state_is_plausible,
+)
 
 THUMB = (96, 54)
 CAMERA_MOVED = 25.0  # mean grey-level change of a settled picture that means a new view
 SETTLE_WAIT = 1.0  # seconds of continuous motion after which the models run anyway
+CONFIRM_WAIT = 1.0  # seconds after a change during which a still picture is read again to
+#                     confirm a reading (a reading that flickers in a still picture gives up)
 REPAIR_BUDGET = 0.1  # seconds a live frame may spend looking for a legal reading
 FRESH_WALL = 60  # wall stacks in view that mean a new wall was built (a full one has 72)
 
@@ -86,7 +98,9 @@ class Pipeline:
         corners: the table's corners in pixels; default: found in the first frame (or
             estimated from its tiles).
         bottom_seat: the seat at the bottom edge of the picture.
-        stable_frames: N, the frames a state must hold before it is reported.
+        stable_s: the camera time in seconds a state must hold before it is reported...
+        stable_readings: ...over at least this many analysed frames that read it alike
+            (:class:`vision.stability.Stabilizer`).
         motion: mean grey-level change (0..255) below which a frame counts as unchanged.
         settle: while the picture keeps changing from frame to frame (hands over the table),
             wait for it to settle before running the models again (at most SETTLE_WAIT s).
@@ -101,7 +115,7 @@ class Pipeline:
                  ruleset: str | None = None, options: Mapping[str, Any] | None = None,
                  dealer: int = 0,
                  corners: Sequence[Sequence[float]] | None = None, bottom_seat: int = 0,
-                 stable_frames: int = 5,
+                 stable_s: float = STABLE_S, stable_readings: int = STABLE_READINGS,
                  motion: float = 1.5, settle: bool = True, layout: TableLayout | None = None,
                  capture_options: dict[str, Any] | None = None, changes: bool = True) -> None:
         if detector is None:
@@ -117,7 +131,8 @@ class Pipeline:
         self.layout = layout
         self.motion = motion
         self.changes = ChangeTracker() if changes and motion >= 0 else None
-        self.stability = Stabilizer(stable_frames)
+        self.stability = Stabilizer(stable_s, stable_readings)
+        self._turns_indicator = rules_for(ruleset).turns_indicator
         self.calibration: TableCalibration | None = None
         self._source = source
         self._capture_options = capture_options or {}
@@ -129,7 +144,8 @@ class Pipeline:
         self.settle = settle
         self._last_dets: TileDetections | None = None
         self._last_reading: tuple[TableReading, Repair] | None = None
-        self._last_changes: list[str] = []
+        self._last_change: Change | None = None  # where the last analysed frame changed
+        self._changed_at: float | None = None  # camera time of the last change analysed
         self.hands: list[SeatState | None] = [None] * 4
         self.dice: DiceReading | None = None
         self.indicator: int | None = None
@@ -216,7 +232,7 @@ class Pipeline:
         if not moving:
             self._moving_since = None
         elif self._moving_since is None:
-            self._moving_since = frame.timestamp
+            self._moving_since = frame.time
         change = self.changes.compare(image) if self.changes is not None else None
         # unchanged: nowhere in the picture did a tile's worth change (one discard is far
         # below the whole picture's mean change); with the change mask: no region changed
@@ -228,8 +244,17 @@ class Pipeline:
         # while hands move over the table nothing can be read reliably: keep the last
         # detections until the picture settles (or has moved for SETTLE_WAIT seconds)
         waiting = (moving and self._moving_since is not None
-                   and frame.timestamp - self._moving_since < SETTLE_WAIT)
+                   and frame.time - self._moving_since < SETTLE_WAIT)
         reused = self._last_dets is not None and (unchanged or waiting)
+        if reused and unchanged and self._changed_at is not None \
+                and frame.time - self._changed_at <= CONFIRM_WAIT \
+                and self.stability.wanting():
+            # a reading seen once is confirmed by reading the changed part again, not by a
+            # reused frame: read where the last change was, on this frame's pixels
+            reused = False
+            change = self._last_change
+        elif not reused:
+            self._last_change, self._changed_at = change, frame.time
         if reused:
             dets = self._last_dets
         else:
@@ -237,7 +262,7 @@ class Pipeline:
                 self.changes.detect(self.detector, image, change)  # type: ignore[union-attr]
             self._last_dets, self._last_thumb = dets, thumb
             if moving:  # read anyway after a long motion: wait another SETTLE_WAIT from here
-                self._moving_since = frame.timestamp
+                self._moving_since = frame.time
         assert dets is not None
         if self.calibration is None or (
                 not reused and self.corners is None and self._calib_thumb is not None
@@ -255,7 +280,11 @@ class Pipeline:
             fixed, _ = legal_reading(table, self.ruleset, showing_fourteen(table), self.options,
                                      indicator=self.indicator, time_budget=REPAIR_BUDGET)
             self._last_reading = (table, fixed)
-        events = [] if reused and not unchanged else self._stabilize(frame, table, fixed)
+        if reused and not unchanged:  # the picture changed unread: no run goes on over it
+            self.stability.interrupt()
+            events = []
+        else:
+            events = self._stabilize(frame, table, fixed, fresh=not reused)
         timings["read"] = time.perf_counter() - t1
         return FrameResult(frame=frame, detections=table.detections, table=table, repair=fixed,
                            hands=list(self.hands), dice=self.dice,
@@ -264,12 +293,16 @@ class Pipeline:
 
     # -- stability and events
 
-    def _stabilize(self, frame: CapturedFrame, table: TableReading,
-                   fixed: Repair) -> list[VisionEvent]:
+    def _stabilize(self, frame: CapturedFrame, table: TableReading, fixed: Repair,
+                   fresh: bool = True) -> list[VisionEvent]:
+        """Events of a frame's reading; ``fresh``: the frame was analysed (else it reused the
+        last reading of an unchanged picture)."""
         events: list[VisionEvent] = []
-        # the indicator first: it decides which tiles are wild, so whether a hand is finished
-        if table.indicator is not None:
-            got_ind = self.stability.update("indicator", table.indicator)
+        stable = partial(self.stability.update, time=frame.time, fresh=fresh)
+        # the indicator first: it decides which tiles are wild, so whether a hand is finished;
+        # a ruleset that turns none has none (a face-up wall tile is then a misreading)
+        if table.indicator is not None and self._turns_indicator:
+            got_ind = stable("indicator", table.indicator)
             if got_ind is not None and got_ind != self.indicator:
                 self.indicator = got_ind
                 events.append(VisionEvent("indicator", {"tile": TILE_NAMES[got_ind]},
@@ -284,7 +317,7 @@ class Pipeline:
                 p.startswith(f"seat {state.seat} ") for p in problems)
             if state.tile_count == 0 and not state.flowers and not state.discards:
                 valid = False  # an empty seat (arm over it, nobody there) says nothing
-            got = self.stability.update(("seat", state.seat), state, state.key, valid)
+            got = stable(("seat", state.seat), state, state.key, valid)
             if got is not None:
                 events += events_between(self.hands[state.seat], got, frame.index,
                                          frame.timestamp)
@@ -295,12 +328,12 @@ class Pipeline:
                                                      state.seat, self.hand_dice(),
                                                      self.options)
                 events += won
-        events += self._dice(frame, table)
-        changes = [str(c) for c in fixed.changes] if legal else []
-        if changes and changes != self._last_changes:  # once per repair, not every frame
-            events.append(VisionEvent("repaired", {"changes": changes}, frame.index,
+        events += self._dice(frame, table, fresh)
+        # a repair is said once it is stable, like what it repaired (not per flickering frame)
+        changes = stable("repair", tuple(str(c) for c in fixed.changes), valid=legal)
+        if changes:
+            events.append(VisionEvent("repaired", {"changes": list(changes)}, frame.index,
                                       frame.timestamp))
-        self._last_changes = changes
         return events
 
     def new_hand(self) -> None:
@@ -313,14 +346,15 @@ class Pipeline:
         if self._next_dealer is not None:
             self.dealer, self._next_dealer = self._next_dealer, None
 
-    def _dice(self, frame: CapturedFrame, table: TableReading) -> list[VisionEvent]:
-        """A roll is reported once its faces hold N frames; dice taken away in between let
+    def _dice(self, frame: CapturedFrame, table: TableReading, fresh: bool) -> list[VisionEvent]:
+        """A roll is reported once its faces are stable; dice taken away in between let
         the same faces count again as the next roll."""
         if table.wall_stacks >= FRESH_WALL and self._wall_seen < FRESH_WALL // 2:
             self.new_hand()
         self._wall_seen = table.wall_stacks
         dice = read_dice(table.detections)
-        got = self.stability.update("dice", dice, None if dice is None else dice.faces)
+        got = self.stability.update("dice", dice, None if dice is None else dice.lying,
+                                    time=frame.time, fresh=fresh)
         if got is None:
             return []
         roller = self._roller()

@@ -1,19 +1,26 @@
-"""Temporal stability: a seat's state counts only once it has looked the same for N frames.
+"""Temporal stability: a seat's state counts only once it has held for a stable time.
 
 Hands move, tiles are hidden by arms, the detector flickers; the match engine must see one event
-per real change. :class:`Stabilizer` keeps, per seat, the state seen in the latest frames and
-reports it once it has been seen ``frames`` times in a row, passed the count checks, and differs
-from what was last reported. :func:`events_between` turns two reported states into the match
-engine's events (the JSON form of ``scoring.match.events``).
+per real change. :class:`Stabilizer` keeps, per key (a seat, the dice, the indicator), the value
+read lately and reports it once it differs from what was last reported, was read the same in at
+least ``readings`` analysed frames, and has held for ``seconds`` of camera time. A frame that
+reused the last reading because the picture truly did not change adds time, not a reading; a
+frame whose picture changed but was not read (hands over the table) breaks every run. So the
+delay from a change to its event is one frame plus the stable time, whatever the frame rate,
+and a reading seen once (the picture then kept unchanged) is never reported on its own.
+:func:`events_between` turns two reported states into the match engine's events (the JSON form
+of ``scoring.match.events``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring.tiles import TILE_NAMES, format_tiles
-from vision.reading import SeatState
+
+if TYPE_CHECKING:  # the command line reads the defaults here without loading the reader
+    from vision.reading import SeatState
 
 MATCH_EVENT_TYPES = ("dice", "wall_broken", "indicator", "flower", "discard", "chow", "pung",
                      "kong", "win")
@@ -46,43 +53,71 @@ def state_is_plausible(state: SeatState) -> bool:
     return state.tile_count in (13, 14) or state.tile_count == 0
 
 
+STABLE_S = 0.2  # seconds a value must hold (one frame interval at 5 fps, 6 at 30 fps)
+STABLE_READINGS = 2  # analysed frames that must agree: one reading is never enough
+_NOTHING = object()  # no run under way (a reading of ``None`` is a value: dice taken away)
+
+
 @dataclass
 class _Track:
-    candidate: Any = None
-    count: int = 0
+    candidate: Any = _NOTHING
+    readings: int = 0
+    since: float = 0.0  # camera time of the run's first reading
     reported: Any = None
 
 
 @dataclass
 class Stabilizer:
-    """Reports a value per key once it was seen ``frames`` times in a row."""
+    """Reports a value per key once it held ``seconds`` over at least ``readings`` analysed
+    agreeing readings, with no unread change of the picture in between."""
 
-    frames: int = 5
+    seconds: float = STABLE_S
+    readings: int = STABLE_READINGS
     _tracks: dict[Any, _Track] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.frames < 1:
-            raise ValueError(f"stability needs at least 1 frame, got {self.frames}")
+        if self.readings < 1:
+            raise ValueError(f"stability needs at least 1 reading, got {self.readings}")
+        if not self.seconds >= 0:
+            raise ValueError(f"the stable time must be 0 s or more, got {self.seconds}")
 
-    def update(self, key: Any, value: Any, comparable: Any = None, valid: bool = True) -> Any:
-        """Feed this frame's ``value`` for ``key``; returns it when it just became stable.
+    def update(self, key: Any, value: Any, comparable: Any = None, valid: bool = True, *,
+               time: float, fresh: bool = True) -> Any:
+        """Feed a frame's ``value`` for ``key`` (camera ``time`` in seconds); returns it when
+        it just became stable.
 
         ``comparable`` is what must stay equal (default: the value); an invalid reading breaks
-        the run without being counted.
+        the run. ``fresh=False``: the frame reused the last reading because the picture did
+        not change, so it proves only that the value still holds (time, not a reading).
         """
         track = self._tracks.setdefault(key, _Track())
         cmp = value if comparable is None else comparable
         if not valid:
-            track.candidate, track.count = None, 0
+            track.candidate, track.readings = _NOTHING, 0
             return None
-        if cmp == track.candidate:
-            track.count += 1
-        else:
-            track.candidate, track.count = cmp, 1
-        if track.count >= self.frames and cmp != track.reported:
+        if track.candidate is _NOTHING or cmp != track.candidate:
+            if not fresh:
+                return None  # a run starts only with a reading
+            track.candidate, track.readings, track.since = cmp, 1, time
+        elif fresh:
+            track.readings += 1
+        if (track.readings >= self.readings and time - track.since >= self.seconds - 1e-3
+                and cmp != track.reported):
             track.reported = cmp
             return value
         return None
+
+    def interrupt(self) -> None:
+        """The picture changed and was not read: every run starts again with the next
+        reading."""
+        for track in self._tracks.values():
+            track.candidate, track.readings = _NOTHING, 0
+
+    def wanting(self) -> bool:
+        """Some value not yet reported waits for another analysed reading (a reused frame
+        cannot give it)."""
+        return any(t.candidate is not _NOTHING and t.candidate != t.reported
+                   and t.readings < self.readings for t in self._tracks.values())
 
     def reported(self, key: Any) -> Any:
         track = self._tracks.get(key)
@@ -92,6 +127,8 @@ class Stabilizer:
 def events_between(old: SeatState | None, new: SeatState, frame: int,
                    timestamp: float) -> list[VisionEvent]:
     """The events that take a seat from ``old`` (last reported) to ``new`` (just stable)."""
+    from vision.reading import SeatState
+
     out: list[VisionEvent] = []
     s = new.seat
 

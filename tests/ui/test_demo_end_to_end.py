@@ -84,7 +84,8 @@ def test_demo_recognizes_scores_corrects_logs_and_drives_the_table(demo, qtbot, 
     assert window.match_panel.match.dealer == 2
     # frames flow through the pipeline until the showdown is stable and seat 2's win is seen
     qtbot.waitUntil(lambda: window.session.record is not None, timeout=30000)
-    assert window.camera.frames_done >= 5 and window.camera.frames_shown >= 1
+    # (stable: two agreeing readings, 0.2 s of the video apart)
+    assert window.camera.frames_done >= 2 and window.camera.frames_shown >= 1
     assert window.session.source == "camera"
     st = window.session.settlement
     assert st is not None, window.session.error
@@ -207,7 +208,8 @@ def test_screenshots_for_the_readme(lang: str, qtbot, tmp_path: Path) -> None:
     window = build_window(RunOptions(
         camera=str(clip), port="simulator", match=mid, db=db,
         operator="referee", hand=None, models=showdown_detector(tmp_path / "models"),
-        realtime=False, lang=lang))
+        realtime=False, lang=lang,
+        stable_s=0))  # a folder of stills has no camera time: two readings are stable
     qtbot.addWidget(window)
     try:
         window.show()

@@ -67,7 +67,7 @@ def test_detect_reports_the_bad_image_and_goes_on(models: Path, tmp_path: Path,
 
 def test_watch_folder_skips_counts_and_goes_on(models: Path, tmp_path: Path, capsys) -> None:
     folder = _folder(tmp_path)
-    assert main(["watch", "--models", str(models), "--stable", "1", str(folder)]) == 0
+    assert main(["watch", "--models", str(models), "--stable-readings", "1", "--stable-s", "0", str(folder)]) == 0
     out, err = capsys.readouterr()
     lines = [json.loads(x) for x in out.splitlines()]
     skipped = [x["message"] for x in lines if x.get("kind") == "skipped"]
@@ -134,7 +134,7 @@ def test_a_frame_that_fails_to_process_is_skipped(tmp_path: Path) -> None:
     for p in (folder / "1.png", folder / "2.png"):
         p.unlink()
     cv2.imwrite(str(folder / "2.png"), np.full((480, 640, 3), 200, np.uint8))
-    pipe = Pipeline(str(folder), Boom(), stable_frames=1, settle=False, motion=-1)
+    pipe = Pipeline(str(folder), Boom(), stable_s=0, stable_readings=1, settle=False, motion=-1)
     try:
         results = list(pipe.frames())
         rest = pipe.statuses()

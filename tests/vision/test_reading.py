@@ -236,7 +236,7 @@ def test_live_liaoyang_win_uses_the_indicator_like_a_photo() -> None:
     assert photo.record["wins"] and photo.record["wins"][0]["seat"] == 0
     corners = table_corners(top_down())
     pipe = Pipeline(None, _Still(dets), ruleset="liaoyang", corners=corners.tolist(),
-                    stable_frames=2)
+                    stable_readings=2)
     frame = np.zeros((1080, 1080, 3), np.uint8)
     events = [e for k in range(4) for e in pipe.process(frame, k, float(k)).events]
     assert [e.data["seats"] for e in events if e.type == "win"] == [[0]]

@@ -51,21 +51,63 @@ def scene(**changes) -> Scene:
     return Scene(seats=seats, wall=40)
 
 
-def test_state_is_reported_only_after_n_equal_frames() -> None:
+def test_state_is_reported_only_after_n_equal_readings() -> None:
     a = detections(scene(), CAM)[0]
-    pipe, results = _run([a] * 4, stable_frames=5)
+    pipe, results = _run([a] * 4, stable_readings=5, stable_s=0)
     assert all(e.type != "hand" for r in results for e in r.events)
-    pipe, results = _run([a] * 6, stable_frames=5)
+    pipe, results = _run([a] * 6, stable_readings=5, stable_s=0)
     hand_events = [(i, t) for i, t in _types(results) if t == "hand"]
     assert hand_events[0] == (4, "hand")  # the 5th frame, once for each of the 4 seats
     assert len(hand_events) == 4
     assert pipe.hands[0] is not None and pipe.hands[0].tile_count == 13
 
 
+def test_state_is_reported_only_once_it_held_the_stable_time() -> None:
+    """Two readings are not enough before the stable time has passed (frames 1 s apart)."""
+    a = detections(scene(), CAM)[0]
+    _, results = _run([a] * 5, stable_readings=2, stable_s=2.5)
+    assert {i for i, t in _types(results) if t == "hand"} == {3}
+
+
+def test_a_reading_seen_once_is_never_reported_by_reused_frames() -> None:
+    """A still picture reuses its reading, but a reused frame is no second reading: the
+    changed part is read again, and a reading that does not come back is never reported
+    (once the fault behind false events: unchanged frames counted as agreeing readings)."""
+    a = detections(scene(), CAM)[0]
+    missing = a[np.arange(len(a)) != 3]  # the next reading of the same picture: 12 tiles
+    det = ScriptedDetector([a, missing])
+    pipe = Pipeline(detector=det, corners=table_corners(CAM), settle=False)
+    img = np.full((1080, 1080, 3), 9, np.uint8)
+    results = [pipe.process(img, i, 0.2 * i) for i in range(10)]
+    assert [r.reused for r in results][:3] == [False, False, True] and det.calls == 2
+    assert [e for r in results for e in r.events if e.data.get("seat") == 0] == []
+    # read alike twice, then reused: reported once the stable time has passed
+    det = ScriptedDetector([a, a])
+    pipe = Pipeline(detector=det, corners=table_corners(CAM), settle=False, stable_s=0.5)
+    results = [pipe.process(img, i, 0.2 * i) for i in range(6)]
+    assert det.calls == 2
+    assert [r.frame.index for r in results for e in r.events
+            if e.type == "hand" and e.data["seat"] == 0] == [3]
+
+
+def test_a_picture_changed_unread_breaks_the_run() -> None:
+    from vision.stability import Stabilizer
+
+    st = Stabilizer(seconds=0.2, readings=2)
+    assert st.update("k", 1, time=0.0) is None and st.wanting()
+    st.interrupt()  # hands over the table: the picture changed and was not read
+    assert not st.wanting()
+    assert st.update("k", 1, time=0.5, fresh=False) is None  # a reused frame starts nothing
+    assert st.update("k", 1, time=0.6) is None
+    assert st.update("k", 1, time=0.7) is None  # two readings, but only 0.1 s
+    assert st.update("k", 1, time=0.8, fresh=False) == 1  # held 0.2 s: reported
+    assert st.update("k", 1, time=1.0) is None  # once
+
+
 def test_a_flicker_restarts_the_count_and_is_never_reported() -> None:
     a = detections(scene(), CAM)[0]
     missing = a[np.arange(len(a)) != 3]  # a tile hidden by an arm for one frame: 12 tiles
-    _, results = _run([a, a, a, missing, a, a, a, a], stable_frames=4)
+    _, results = _run([a, a, a, missing, a, a, a, a], stable_readings=4, stable_s=0)
     seat0 = [r.frame.index for r in results for e in r.events
              if e.type == "hand" and e.data["seat"] == 0]
     assert seat0 == [7]  # frames 4..7 are the first four equal, plausible ones
@@ -76,7 +118,7 @@ def test_discards_and_claims_become_match_events() -> None:
     s2 = detections(scene(discards="1m9p"), CAM)[0]
     s3 = detections(scene(hand="123m456p789s6s", discards="1m9p",
                           melds=[("pung", "NNN", 1)]), CAM)[0]
-    _, results = _run([s1] * 3 + [s2] * 3 + [s3] * 3, stable_frames=3)
+    _, results = _run([s1] * 3 + [s2] * 3 + [s3] * 3, stable_readings=3, stable_s=0)
     evs = [e.to_json() for r in results for e in r.events if e.for_match]
     assert evs == [{"type": "discard", "seat": 0, "tile": "1m"},
                    {"type": "discard", "seat": 0, "tile": "9p"},
@@ -89,11 +131,12 @@ def test_fifth_copy_in_every_frame_is_repaired_and_reported(monkeypatch) -> None
     sc = Scene(seats=[SeatSpec(hand="1111m234p567s999s"), SeatSpec(discards="2m"),
                       SeatSpec(), SeatSpec()], wall=40)
     bad = detections(sc, CAM, misread={13: parse_tiles("1m")[0]})[0]
-    pipe, results = _run([bad] * 3, stable_frames=3)
+    pipe, results = _run([bad] * 3, stable_readings=3, stable_s=0)
     assert results[0].repair.changes and str(results[0].repair.changes[0]) == "1m->2m"
     assert pipe.hands[1] is not None and pipe.hands[1].discards == tuple(parse_tiles("2m"))
-    assert "repaired" in [e.type for e in results[0].events]
-    assert [e.type for r in results for e in r.events].count("repaired") == 1
+    # said once, with the seat it repaired (stable like it), not on every frame
+    assert [(r.frame.index, e.type) for r in results for e in r.events
+            if e.type == "repaired"] == [(2, "repaired")]
 
 
 def test_impossible_reading_that_cannot_be_repaired_is_never_reported() -> None:
@@ -101,7 +144,7 @@ def test_impossible_reading_that_cannot_be_repaired_is_never_reported() -> None:
     dets = detections(sc, CAM)[0]
     dets = dets.with_(topk_ids=dets.class_id[:, None].copy(),
                       topk_probs=np.ones((len(dets), 1), np.float32))  # no alternatives
-    pipe, results = _run([dets] * 4, stable_frames=2)
+    pipe, results = _run([dets] * 4, stable_readings=2, stable_s=0)
     assert not results[-1].repair.legal
     assert pipe.hands[0] is None
 
@@ -112,7 +155,7 @@ def _dice_scene(dice: tuple[int, ...]) -> TileDetections:
 
 
 def test_dice_read_once_stable_with_the_wall_break() -> None:
-    pipe, results = _run([_dice_scene((2, 5))] * 3, stable_frames=3, ruleset="shanghai",
+    pipe, results = _run([_dice_scene((2, 5))] * 3, stable_readings=3, stable_s=0, ruleset="shanghai",
                          dealer=1)
     evs = [e.to_json() for r in results for e in r.events]
     assert evs == [{"type": "dice", "seat": 1, "dice": [2, 5]},
@@ -122,7 +165,7 @@ def test_dice_read_once_stable_with_the_wall_break() -> None:
 
 def test_two_rolls_with_the_same_faces_count_twice_when_the_dice_leave_between() -> None:
     roll, gone = _dice_scene((3, 3)), _dice_scene(())
-    pipe, results = _run([roll] * 2 + [gone] * 2 + [roll] * 2, stable_frames=2,
+    pipe, results = _run([roll] * 2 + [gone] * 2 + [roll] * 2, stable_readings=2, stable_s=0,
                          ruleset="shandong", dealer=0)
     evs = [e.type for r in results for e in r.events if e.type in ("dice", "wall_broken")]
     assert evs == ["dice", "dice", "wall_broken"]  # Shandong breaks after the second roll
@@ -133,7 +176,8 @@ def test_two_rolls_with_the_same_faces_count_twice_when_the_dice_leave_between()
 def test_unchanged_picture_reuses_detections() -> None:
     a = detections(scene(), CAM)[0]
     det = ScriptedDetector([a, a])
-    pipe = Pipeline(detector=det, corners=table_corners(CAM), settle=False)
+    pipe = Pipeline(detector=det, corners=table_corners(CAM), settle=False,
+                    stable_readings=1, stable_s=0)  # nothing waits to be read again
     img = np.full((1080, 1080, 3), 9, np.uint8)
     first, second = pipe.process(img), pipe.process(img.copy())
     assert (first.reused, second.reused, det.calls) == (False, True, 1)
@@ -147,7 +191,8 @@ def test_one_tile_placed_is_a_change_but_sensor_noise_is_not() -> None:
     reused only while no block of the picture changed."""
     a = detections(scene(), CAM)[0]
     det = ScriptedDetector([a, a, a])
-    pipe = Pipeline(detector=det, corners=table_corners(CAM), settle=False)
+    pipe = Pipeline(detector=det, corners=table_corners(CAM), settle=False,
+                    stable_readings=1, stable_s=0)
     rng = np.random.default_rng(0)
     img = np.full((1080, 1920, 3), 90, np.uint8)
 
@@ -173,9 +218,11 @@ def test_a_claimed_discard_leaves_the_pond_without_an_event() -> None:
     assert [e.type for e in events_between(before, swept, 0, 0.0)] == ["discards_seen"]
 
 
-def test_stabilizer_rejects_zero_frames() -> None:
-    with pytest.raises(ValueError, match="at least 1 frame"):
-        Stabilizer(0)
+def test_stabilizer_rejects_zero_readings_and_negative_time() -> None:
+    with pytest.raises(ValueError, match="at least 1 reading"):
+        Stabilizer(0.2, 0)
+    with pytest.raises(ValueError, match="0 s or more"):
+        Stabilizer(-1.0, 2)
 
 
 def test_match_events_are_in_the_match_engines_form() -> None:
@@ -183,7 +230,7 @@ def test_match_events_are_in_the_match_engines_form() -> None:
     s1 = detections(scene(discards="1m"), CAM)[0]
     s3 = detections(scene(hand="123m456p789s6s", discards="1m", flowers="f3",
                           melds=[("pung", "NNN", 1)]), CAM)[0]
-    _, results = _run([s1] * 2 + [s3] * 2 + [_dice_scene((1, 6))] * 2, stable_frames=2)
+    _, results = _run([s1] * 2 + [s3] * 2 + [_dice_scene((1, 6))] * 2, stable_readings=2, stable_s=0)
     sent = [e.to_json() for r in results for e in r.events if e.for_match]
     assert {e["type"] for e in sent} >= {"discard", "pung", "flower", "dice"}
     for data in sent:
@@ -196,7 +243,7 @@ def test_pipeline_gives_a_valid_hand_record_after_a_win() -> None:
     win = Scene(seats=[SeatSpec(hand="123m456m789m555mEE", drawn_apart=True),  # 混一色
                        SeatSpec(hand="123456789p1234s"), SeatSpec(hidden=13),
                        SeatSpec(hidden=13)], wall=20)
-    pipe, results = _run([detections(win, CAM)[0]] * 2, stable_frames=2, ruleset="shanghai")
+    pipe, results = _run([detections(win, CAM)[0]] * 2, stable_readings=2, stable_s=0, ruleset="shanghai")
     assert [e.to_json() for r in results for e in r.events if e.type == "win"] == [
         {"type": "win", "seats": [0], "tile": "E"}]
     record, notes = pipe.hand_record(results[-1])
@@ -212,7 +259,7 @@ def test_kongs_become_kong_events_of_the_right_kind() -> None:
     hidden = detections(scene(hand="123m456p6s", melds=[("exposed_kong", "NNNN", 1),
                                                         ("concealed_kong", "CCCC", None)]),
                         CAM)[0]
-    _, results = _run([before] * 2 + [added] * 2 + [hidden] * 2, stable_frames=2)
+    _, results = _run([before] * 2 + [added] * 2 + [hidden] * 2, stable_readings=2, stable_s=0)
     kongs = [(r.frame.index, e.to_json()) for r in results for e in r.events
              if e.type == "kong"]
     assert kongs == [(3, {"type": "kong", "seat": 0, "kind": "added", "tile": "N"}),
@@ -246,14 +293,14 @@ def test_poll_never_blocks_and_reads_a_folder(tmp_path) -> None:
 def test_models_wait_for_a_moving_picture_to_settle() -> None:
     a = detections(scene(), CAM)[0]
     det = ScriptedDetector([a] * 10)
-    pipe = Pipeline(detector=det, corners=table_corners(CAM), stable_frames=2)
+    pipe = Pipeline(detector=det, corners=table_corners(CAM), stable_readings=2, stable_s=0)
     still = np.full((1080, 1080, 3), 9, np.uint8)
-    frames = [still, still]
+    frames = [still, still]  # the second is read again: the first reading's confirmation
     frames += [np.full((1080, 1080, 3), 40 * k, np.uint8) for k in range(1, 4)]  # a hand moves
     frames += [np.full((1080, 1080, 3), 200, np.uint8)] * 2  # a changed table, read once still
     results = [pipe.process(f, index=i, timestamp=0.1 * i) for i, f in enumerate(frames)]
-    assert [r.reused for r in results] == [False, True, True, True, True, True, False]
-    assert det.calls == 2
+    assert [r.reused for r in results] == [False, False, True, True, True, True, False]
+    assert det.calls == 3
     # a picture that never settles still gets read after SETTLE_WAIT seconds
     moving = [np.full((1080, 1080, 3), (30 * k) % 250, np.uint8) for k in range(1, 20)]
     more = [pipe.process(f, index=10 + i, timestamp=1.0 + 0.1 * i)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from scoring.rulesets.registry import help_text
-from ui.commands._numbers import CONFIDENCE, PIXELS, SEAT, describe_range
+from ui.commands._numbers import CONFIDENCE, PIXELS, SEAT, describe_range, number
 from ui.errors import CommandError
 
 
@@ -60,6 +60,21 @@ def add_backend(p: argparse.ArgumentParser) -> None:
                    help="inference backend: 'auto' (default, or $MJTABLE_BACKEND: OpenVINO when "
                         "the openvino package is installed, pip install 'mjtable[openvino]'; "
                         "else onnxruntime), 'onnxruntime' or 'openvino'")
+
+
+def add_stability(p: argparse.ArgumentParser) -> None:
+    """``--stable-s`` and ``--stable-readings``: when a live reading is reported
+    (:class:`vision.stability.Stabilizer`), for ``watch`` and ``run`` alike."""
+    from vision.stability import STABLE_READINGS, STABLE_S
+
+    p.add_argument("--stable-s", type=number(float, 0, 3600, unit="seconds"), default=STABLE_S,
+                   metavar="SECONDS",
+                   help="camera time a seat, the dice or the indicator must hold before it is "
+                        f"reported (default {STABLE_S:g})")
+    p.add_argument("--stable-readings", type=number(int, 1, 1000), default=STABLE_READINGS,
+                   metavar="N", help="analysed frames that must read it alike within that time "
+                                     f"(default {STABLE_READINGS}; unchanged frames reuse a "
+                                     "reading and do not count)")
 
 
 def calibration_of(args: argparse.Namespace) -> tuple[list[list[float]] | None, int]:

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from ui.commands._numbers import MATCH_ID, SEAT, number
-from ui.commands.read import add_backend
+from ui.commands.read import add_backend, add_stability
 from ui.errors import CommandError
 
 
@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "labeled example in DIR, for 'mjtable dataset import examples' "
                         "(default: off)")
     add_backend(p)
+    add_stability(p)
     p.add_argument("--sync", action="store_true",
                    help="push the match to the tournament server it was bound to by "
                         "'mjtable match push' (in the background; survives network drops)")
@@ -71,5 +72,6 @@ def run(args: argparse.Namespace) -> int:
                       exit_after=args.exit_after, hand=args.hand or SAMPLE_HAND,
                       models=args.models, bottom_seat=args.bottom_seat,
                       save_examples=args.save_examples, tabs=tuple(args.tab),
-                      sync=args.sync, outbox=args.outbox)
+                      sync=args.sync, outbox=args.outbox,
+                      stable_s=args.stable_s, stable_readings=args.stable_readings)
     return run_app(opts)

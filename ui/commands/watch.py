@@ -15,6 +15,7 @@ from ui.commands.read import (
     add_backend,
     add_calibration_options,
     add_detect_size,
+    add_stability,
     calibration_of,
 )
 from ui.errors import CommandError
@@ -31,8 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ruleset", metavar="RULESET",
                    help=f"for the wall break and win shapes: {help_text()}")
     p.add_argument("--dealer", type=SEAT, default=0, help="the dealer's seat (default 0)")
-    p.add_argument("--stable", type=number(int, 1, 10_000), default=5, metavar="N",
-                   help="frames a state must hold before it is reported (default 5)")
+    add_stability(p)
     add_calibration_options(p)
     p.add_argument("--realtime", action="store_true", help="play a video file at its own rate")
     p.add_argument("--max-frames", type=number(int, 1, 10**12), help="stop after this many frames")
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     detector = load_detector(args.models, imgsz=args.detect_size, backend=args.backend)
     pipe = Pipeline(args.source, detector, ruleset=args.ruleset, dealer=args.dealer,
                     corners=corners, bottom_seat=bottom_seat,
-                    stable_frames=args.stable,
+                    stable_s=args.stable_s, stable_readings=args.stable_readings,
                     capture_options={"realtime": args.realtime})
     frames = reused = 0
     t0 = time.perf_counter()

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 from scoring.jsonlimits import read_json_file
 from scoring.rulesets.registry import default_ruleset
 from ui.dashboard import i18n
+from vision.stability import STABLE_READINGS, STABLE_S
 
 SAMPLE_HAND = Path(__file__).resolve().parent.parent / "samples" / "hand.json"
 
@@ -40,6 +41,8 @@ class RunOptions:
     tabs: tuple[str, ...] = ()  # with screenshot: grab each of these tabs (PATH-TAB.png)
     sync: bool = False  # push the match to the tournament server it is bound to (ui.outbox)
     outbox: Path | None = None  # None: the outbox in the user data folder
+    stable_s: float = STABLE_S  # a live reading is reported once it held this long...
+    stable_readings: int = STABLE_READINGS  # ...over this many analysed frames
 
 
 def build_window(opts: RunOptions):
@@ -89,7 +92,8 @@ def build_window(opts: RunOptions):
                               dealer=match.dealer if match else 0, realtime=opts.realtime,
                               loop=opts.loop,
                               models=opts.models, bottom_seat=opts.bottom_seat,
-                              detector=opts.detector, parent=window)
+                              detector=opts.detector, stable_s=opts.stable_s,
+                              stable_readings=opts.stable_readings, parent=window)
         window.attach_camera(worker)
         worker.start()
     return window

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from ui.dashboard.camera_reading import LOW_CONFIDENCE, tile_refs, topk_of
 from ui.dashboard.camera_view import Overlay, display_image
+from vision.stability import STABLE_READINGS, STABLE_S
 
 
 def default_source() -> str:
@@ -55,6 +56,7 @@ class CameraWorker(QThread):
                  options: dict[str, Any] | None = None, dealer: int = 0,
                  loop: bool = True, realtime: bool = True, models: str | Path | None = None,
                  bottom_seat: int = 0, detector: Any = None,
+                 stable_s: float = STABLE_S, stable_readings: int = STABLE_READINGS,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.source = source
@@ -66,6 +68,7 @@ class CameraWorker(QThread):
         self.models = models
         self.bottom_seat = bottom_seat
         self.detector = detector
+        self.stable_s, self.stable_readings = stable_s, stable_readings
         self.frames_done = 0
         self.frames_shown = 0
         self._stop = False
@@ -137,6 +140,7 @@ class CameraWorker(QThread):
         pipeline = Pipeline(self.source, detector, ruleset=self.ruleset, options=self.options,
                             dealer=self.dealer,
                             bottom_seat=self.bottom_seat,
+                            stable_s=self.stable_s, stable_readings=self.stable_readings,
                             capture_options={"realtime": self.realtime})
         try:
             for n, result in enumerate(pipeline.frames()):
