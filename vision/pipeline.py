@@ -35,7 +35,7 @@ from vision.capture import (
 )
 from vision.change import LOCAL_CHANGE, local_change
 from vision.changes import Change, ChangeTracker
-from vision.dealer import dealer_after
+from vision.dealer import dealer_after, dealer_after_draw
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import TableCalibration, TableLayout, TableReading, read_table
@@ -151,8 +151,9 @@ class Pipeline:
         self.indicator: int | None = None
         self.won: set[int] = set()
         self.rolls: list[tuple[int, ...]] = []
-        self._wall_seen = 0
-        self._next_dealer: int | None = None  # after a win: who deals when a new wall stands
+        self._wall_cleared = True  # the wall was seen low or gone since the last fresh one
+        self._wall_out = False  # this hand's wall was seen played out (what may be drawn)
+        self._next_dealer: int | None = None  # after a hand's end: who deals at the new wall
 
     # -- the loop
 
@@ -229,9 +230,10 @@ class Pipeline:
         prev, self._prev_thumb = self._prev_thumb, thumb
         moving = (self.settle and self.motion >= 0 and prev is not None
                   and float(np.abs(thumb - prev).mean()) >= self.motion)
+        was_moving = self._moving_since is not None
         if not moving:
             self._moving_since = None
-        elif self._moving_since is None:
+        elif not was_moving:
             self._moving_since = frame.time
         change = self.changes.compare(image) if self.changes is not None else None
         # unchanged: nowhere in the picture did a tile's worth change (one discard is far
@@ -242,8 +244,10 @@ class Pipeline:
                      and local_change(thumb, self._last_thumb) < LOCAL_CHANGE
                      if change is None else self._last_dets is not None and change.none)
         # while hands move over the table nothing can be read reliably: keep the last
-        # detections until the picture settles (or has moved for SETTLE_WAIT seconds)
-        waiting = (moving and self._moving_since is not None
+        # detections until the picture settles (or has moved for SETTLE_WAIT seconds); the
+        # first changed frame is read, as a change that is done at once (a tile put down
+        # between two frames) is then not a frame late
+        waiting = (moving and was_moving and self._moving_since is not None
                    and frame.time - self._moving_since < SETTLE_WAIT)
         reused = self._last_dets is not None and (unchanged or waiting)
         if reused and unchanged and self._changed_at is not None \
@@ -328,6 +332,7 @@ class Pipeline:
                                                      state.seat, self.hand_dice(),
                                                      self.options)
                 events += won
+        events += self._wall(frame, table, fresh)
         events += self._dice(frame, table, fresh)
         # a repair is said once it is stable, like what it repaired (not per flickering frame)
         changes = stable("repair", tuple(str(c) for c in fixed.changes), valid=legal)
@@ -338,20 +343,46 @@ class Pipeline:
 
     def new_hand(self) -> None:
         """Forget the dice rolls, seats and wins of the last hand (a fresh wall also does
-        this); after a win the ruleset's next dealer deals."""
+        this); after a win or a drawn hand the ruleset's next dealer deals."""
         self.rolls.clear()
         self.won.clear()
         self.dice = None
         self.hands = [None] * 4
+        self._wall_out = False
         if self._next_dealer is not None:
             self.dealer, self._next_dealer = self._next_dealer, None
+
+    def _wall(self, frame: CapturedFrame, table: TableReading, fresh: bool) -> list[VisionEvent]:
+        """How a hand ends, as the camera sees it: a win (:meth:`_win_check`), or the wall
+        played out to what the ruleset leaves undrawn with the discards still on the table
+        (a drawn hand: ``draw_game``). A fresh wall after the old one was low or gone starts
+        the next hand, dealt by whom the ruleset names for the end seen (a hand whose end
+        was not seen keeps its dealer). The wall's level counts once stable, like a seat."""
+        stacks = table.wall_stacks
+        if stacks >= FRESH_WALL:
+            level = "fresh"
+        elif rules_for(self.ruleset).drawable(2 * stacks) <= 0 \
+                and any(seat.discards for seat in table.seats):
+            level = "out"
+        else:
+            level = "low" if stacks < FRESH_WALL // 2 else "part"
+        got = self.stability.update("wall", level, time=frame.time, fresh=fresh)
+        if got in ("low", "out"):
+            self._wall_cleared = True
+            self._wall_out = self._wall_out or got == "out"
+        if got != "fresh" or not self._wall_cleared:
+            return []
+        self._wall_cleared = False
+        events = []
+        if self._wall_out and not self.won:
+            events.append(VisionEvent("draw_game", {}, frame.index, frame.timestamp))
+            self._next_dealer = dealer_after_draw(self.ruleset, self.dealer, self.options)
+        self.new_hand()
+        return events
 
     def _dice(self, frame: CapturedFrame, table: TableReading, fresh: bool) -> list[VisionEvent]:
         """A roll is reported once its faces are stable; dice taken away in between let
         the same faces count again as the next roll."""
-        if table.wall_stacks >= FRESH_WALL and self._wall_seen < FRESH_WALL // 2:
-            self.new_hand()
-        self._wall_seen = table.wall_stacks
         dice = read_dice(table.detections)
         got = self.stability.update("dice", dice, None if dice is None else dice.lying,
                                     time=frame.time, fresh=fresh)

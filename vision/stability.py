@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the command line reads the defaults here without loading th
     from vision.reading import SeatState
 
 MATCH_EVENT_TYPES = ("dice", "wall_broken", "indicator", "flower", "discard", "chow", "pung",
-                     "kong", "win")
+                     "kong", "win", "draw_game")
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,8 @@ def test_detect_reports_the_bad_image_and_goes_on(models: Path, tmp_path: Path,
 
 def test_watch_folder_skips_counts_and_goes_on(models: Path, tmp_path: Path, capsys) -> None:
     folder = _folder(tmp_path)
-    assert main(["watch", "--models", str(models), "--stable-readings", "1", "--stable-s", "0", str(folder)]) == 0
+    assert main(["watch", "--models", str(models), "--stable-readings", "1", "--stable-s", "0",
+                 str(folder)]) == 0
     out, err = capsys.readouterr()
     lines = [json.loads(x) for x in out.splitlines()]
     skipped = [x["message"] for x in lines if x.get("kind") == "skipped"]

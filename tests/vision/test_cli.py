@@ -91,7 +91,8 @@ def test_corrupt_image_is_a_clear_error(models: Path, tmp_path: Path, capsys) ->
 def test_watch_prints_json_events(models: Path, tmp_path: Path, capsys) -> None:
     for i in range(3):
         cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((64, 64, 3), 10 * i, np.uint8))
-    assert main(["watch", "--models", str(models), "--stable-readings", "1", "--stable-s", "0", str(tmp_path)]) == 0
+    assert main(["watch", "--models", str(models), "--stable-readings", "1", "--stable-s", "0",
+                 str(tmp_path)]) == 0
     captured = capsys.readouterr()
     lines = [json.loads(x) for x in captured.out.splitlines()]
     assert lines[0] == {"type": "capture", "kind": "opened",

@@ -155,8 +155,8 @@ def _dice_scene(dice: tuple[int, ...]) -> TileDetections:
 
 
 def test_dice_read_once_stable_with_the_wall_break() -> None:
-    pipe, results = _run([_dice_scene((2, 5))] * 3, stable_readings=3, stable_s=0, ruleset="shanghai",
-                         dealer=1)
+    pipe, results = _run([_dice_scene((2, 5))] * 3, stable_readings=3, stable_s=0,
+                         ruleset="shanghai", dealer=1)
     evs = [e.to_json() for r in results for e in r.events]
     assert evs == [{"type": "dice", "seat": 1, "dice": [2, 5]},
                    {"type": "wall_broken", "wall_seat": 3, "stacks": 7}]
@@ -230,7 +230,8 @@ def test_match_events_are_in_the_match_engines_form() -> None:
     s1 = detections(scene(discards="1m"), CAM)[0]
     s3 = detections(scene(hand="123m456p789s6s", discards="1m", flowers="f3",
                           melds=[("pung", "NNN", 1)]), CAM)[0]
-    _, results = _run([s1] * 2 + [s3] * 2 + [_dice_scene((1, 6))] * 2, stable_readings=2, stable_s=0)
+    _, results = _run([s1] * 2 + [s3] * 2 + [_dice_scene((1, 6))] * 2, stable_readings=2,
+                      stable_s=0)
     sent = [e.to_json() for r in results for e in r.events if e.for_match]
     assert {e["type"] for e in sent} >= {"discard", "pung", "flower", "dice"}
     for data in sent:
@@ -243,7 +244,8 @@ def test_pipeline_gives_a_valid_hand_record_after_a_win() -> None:
     win = Scene(seats=[SeatSpec(hand="123m456m789m555mEE", drawn_apart=True),  # 混一色
                        SeatSpec(hand="123456789p1234s"), SeatSpec(hidden=13),
                        SeatSpec(hidden=13)], wall=20)
-    pipe, results = _run([detections(win, CAM)[0]] * 2, stable_readings=2, stable_s=0, ruleset="shanghai")
+    pipe, results = _run([detections(win, CAM)[0]] * 2, stable_readings=2, stable_s=0,
+                         ruleset="shanghai")
     assert [e.to_json() for r in results for e in r.events if e.type == "win"] == [
         {"type": "win", "seats": [0], "tile": "E"}]
     record, notes = pipe.hand_record(results[-1])
@@ -299,8 +301,9 @@ def test_models_wait_for_a_moving_picture_to_settle() -> None:
     frames += [np.full((1080, 1080, 3), 40 * k, np.uint8) for k in range(1, 4)]  # a hand moves
     frames += [np.full((1080, 1080, 3), 200, np.uint8)] * 2  # a changed table, read once still
     results = [pipe.process(f, index=i, timestamp=0.1 * i) for i, f in enumerate(frames)]
-    assert [r.reused for r in results] == [False, False, True, True, True, True, False]
-    assert det.calls == 3
+    # the first moving frame is read (a change may be done at once), then the models wait
+    assert [r.reused for r in results] == [False, False, False, True, True, True, False]
+    assert det.calls == 4
     # a picture that never settles still gets read after SETTLE_WAIT seconds
     moving = [np.full((1080, 1080, 3), (30 * k) % 250, np.uint8) for k in range(1, 20)]
     more = [pipe.process(f, index=10 + i, timestamp=1.0 + 0.1 * i)
@@ -318,3 +321,38 @@ def test_a_moved_camera_is_calibrated_again_unless_corners_were_given() -> None:
         assert pipe.calibration is first
         pipe.process(np.full((1080, 1080, 3), 200, np.uint8))  # another view altogether
         assert (pipe.calibration is not first) == expect_new
+
+
+def _played(wall: int) -> TileDetections:
+    """Mid-hand: every seat standing, discards in the pond, ``wall`` tiles left."""
+    seats = [SeatSpec(hidden=13, discards=d) for d in ("1m9p", "2s", "7m", "E")]
+    return detections(Scene(seats=seats, wall=wall), CAM)[0]
+
+
+@pytest.mark.parametrize(("ruleset", "next_dealer"), [("shandong", 2), ("shanghai", 1)])
+def test_a_drawn_hand_passes_the_deal_as_its_ruleset_says(ruleset: str,
+                                                          next_dealer: int) -> None:
+    """The wall played out with no win seen, then a fresh wall: a drawn hand (荒庄), and the
+    next hand's dice are the next dealer's as the ruleset settles a draw (Shandong: the
+    dealer's 下家; Shanghai: the dealer stays)."""
+    from scoring.match import events
+
+    script = ([_dice_scene((2, 5))] * 2 + [_played(60)] * 2 + [_played(0)] * 2
+              + [_dice_scene((3, 3))] * 2)
+    pipe, results = _run(script, ruleset=ruleset, dealer=1)
+    evs = [e.to_json() for r in results for e in r.events if e.type in ("dice", "draw_game")]
+    assert evs == [{"type": "dice", "seat": 1, "dice": [2, 5]}, {"type": "draw_game"},
+                   {"type": "dice", "seat": next_dealer, "dice": [3, 3]}]
+    assert pipe.dealer == next_dealer
+    assert events.event_from_json({"type": "draw_game"}).to_json() == {"type": "draw_game"}
+
+
+def test_a_hand_whose_end_was_not_seen_keeps_its_dealer() -> None:
+    """A fresh wall after a low one, with neither a win nor a played-out wall seen: no event
+    is made up and the dealer stays."""
+    script = [_dice_scene((2, 5))] * 2 + [_played(30)] * 2 + [_dice_scene((3, 3))] * 2
+    pipe, results = _run(script, ruleset="shandong", dealer=1)
+    evs = [e.to_json() for r in results for e in r.events if e.type in ("dice", "draw_game")]
+    assert evs == [{"type": "dice", "seat": 1, "dice": [2, 5]},
+                   {"type": "dice", "seat": 1, "dice": [3, 3]}]
+    assert pipe.dealer == 1
