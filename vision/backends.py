@@ -1,6 +1,13 @@
 """Inference backends for the shipped ONNX models: onnxruntime (always installed) and OpenVINO
 (the ``mjtable[openvino]`` extra, the ``openvino`` package), which reads the same ONNX file and
-runs the detector about twice as fast on a small Intel CPU.
+gives the same boxes.
+
+``auto`` is onnxruntime for stills and camera frames alike, measured with the shipped models on
+this project's 2-core machine (``python bench/vision_bench.py --quick`` and the docs' table):
+OpenVINO's whole-frame detection stage is about 5% quicker, but the classifiers' batches and the
+change mask's windows change shape from call to call, and those run slower on it (the bundled
+video analysed only where it changed: 42 fps against 61), so the whole reading is slower (a still
+photo: 155 ms against 144). ``--backend openvino`` chooses it where it measures faster.
 
 :func:`open_session` gives either as a session with onnxruntime's ``run(None, {name: tensor})``
 plus the model's metadata and input, so :class:`vision.detector.OnnxModel` is the one place that
@@ -23,6 +30,7 @@ import numpy as np
 
 BACKENDS = ("onnxruntime", "openvino")
 STATIC_SHAPES = 4  # input shapes OpenVINO compiles for exactly (a camera frame's, ...)
+AUTO = "onnxruntime"  # what ``auto`` runs, for stills and video (measured: see above)
 STATIC_MIN_SECONDS = 0.03  # a run this long on the any-shape compile earns its own (~0.5 s)
 
 
@@ -31,11 +39,11 @@ def openvino_installed() -> bool:
 
 
 def resolve_backend(name: str | None = None) -> str:
-    """The backend to use: ``name``, else ``$MJTABLE_BACKEND``, else ``auto``, which is
-    OpenVINO when installed and onnxruntime otherwise."""
+    """The backend to use: ``name``, else ``$MJTABLE_BACKEND``, else ``auto``: :data:`AUTO`,
+    the one measured faster for stills and video alike (see the module's doc)."""
     name = name or os.environ.get("MJTABLE_BACKEND") or "auto"
     if name == "auto":
-        return "openvino" if openvino_installed() else "onnxruntime"
+        return AUTO
     if name not in BACKENDS:
         raise ValueError(f"unknown inference backend {name!r}; choose auto, "
                          f"{' or '.join(BACKENDS)}")

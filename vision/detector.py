@@ -252,7 +252,7 @@ class Detector:
             one box).
         topk: class alternatives kept per tile.
         threads: inference threads; default :func:`default_threads` (2 suits a 2-core laptop).
-        backend: ``onnxruntime``, ``openvino`` or ``auto`` (OpenVINO when installed); default
+        backend: ``onnxruntime``, ``openvino`` or ``auto`` (onnxruntime, measured); default
             ``$MJTABLE_BACKEND`` or ``auto`` (see :mod:`vision.backends`).
         imgsz: detector input size (square), or ``"auto"``. A model exported with free height
             and width (``mjtable export --dynamic``) runs at any multiple of 32: 960
