@@ -48,3 +48,17 @@ def test_read_faces_and_roll() -> None:
     roll = read_dice(dets)
     assert roll is not None and roll.faces == (3, 5) and roll.total == 8
     assert read_dice(dets[:1]) is None
+
+
+def test_dice_count_as_one_roll_only_while_they_lie_still() -> None:
+    """Tumbling dice may show the same faces in two frames: not a roll until they stop; a
+    pixel of jitter in a settled die's box is the same roll."""
+    from vision.dice import DiceReading
+
+    settled = DiceReading((3, 4), ((100, 100, 130, 130), (150, 100, 180, 130)))
+    jitter = DiceReading((3, 4), ((102, 99, 131, 131), (149, 101, 180, 129)))
+    rolling = DiceReading((3, 4), ((140, 100, 170, 130), (190, 100, 220, 130)))
+    swapped = DiceReading((4, 3), ((150, 100, 180, 130), (100, 100, 130, 130)))
+    assert settled.lying == jitter.lying == swapped.lying
+    assert settled.lying != rolling.lying
+    assert settled.lying != DiceReading((3, 5), settled.boxes).lying

@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Read SOURCE (a webcam index such as 0, a video file, an rtsp:// or "
                     "http:// stream, or a folder of images) and print one JSON line per event: "
                     "stable hands, discards, claims, flowers, dice and the wall break, wins "
-                    "(each followed by its hand record), and camera status changes.")
+                    "(each followed by its hand record), drawn hands (draw_game), and camera "
+                    "status changes.")
     p.add_argument("source", help="camera index, video file, stream URL or image folder")
     p.add_argument("--ruleset", metavar="RULESET",
                    help=f"for the wall break and win shapes: {help_text()}")
