@@ -106,7 +106,7 @@ def test_bundled_video_gives_the_events_of_full_analysis() -> None:
     noise (the labeled-truth detector): every event, at the same frame, whether each frame is
     analysed in full or the change mask reuses still frames and confirms each change with a
     second reading; and the delay is one frame (0.2 s) after each step of the script."""
-    from labeled_truth import LabeledTruthDetector, script
+    from tests.vision.labeled_truth import LabeledTruthDetector, script
 
     masked, full = LabeledTruthDetector(), LabeledTruthDetector()
     got = _video_events(masked)
