@@ -4,10 +4,11 @@ gives the same boxes.
 
 ``auto`` is onnxruntime for stills and camera frames alike, measured with the shipped models on
 this project's 2-core machine (``python bench/vision_bench.py --quick`` and the docs' table):
-OpenVINO's whole-frame detection stage is about 5% quicker, but the classifiers' batches and the
+OpenVINO's whole-frame detection stage is 5-10% quicker, but the classifiers' batches and the
 change mask's windows change shape from call to call, and those run slower on it (the bundled
-video analysed only where it changed: 42 fps against 61), so the whole reading is slower (a still
-photo: 155 ms against 144). ``--backend openvino`` chooses it where it measures faster.
+video analysed only where it changed: 43.5 fps against 73.6), so the whole reading is no faster
+(a photo with its classifiers: 92.9 ms against 91.9; 95.5 against 86.0 in a busier run).
+``--backend openvino`` chooses it where it measures faster.
 
 :func:`open_session` gives either as a session with onnxruntime's ``run(None, {name: tensor})``
 plus the model's metadata and input, so :class:`vision.detector.OnnxModel` is the one place that
