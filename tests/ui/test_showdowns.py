@@ -76,3 +76,38 @@ def test_the_camera_hands_reach_the_log_through_the_core_alone(tmp_path: Path) -
     assert flow.confirm("referee")
     assert len(store.load(mid).hands) == 2 and flow.logged_seq is None
     store.close()
+
+
+def test_a_drawn_hand_seen_by_the_camera_is_confirmed_into_the_log(tmp_path: Path) -> None:
+    """The camera's ``draw_game`` (the wall played out, no win seen) loads the table as a
+    drawn hand to confirm; confirmed, it is logged and the ruleset deals the next hand; the
+    same drawn end seen again is not a second hand."""
+    from vision.stability import VisionEvent
+
+    i18n.set_language("en")
+    store = MatchStore.open(tmp_path / "log.sqlite3")
+    match = MatchSession(store)
+    mid = match.new_match("shandong", {}, PLAYERS, first_dealer=0)
+    hand = HandSession()
+    flow = Showdowns(hand, match)
+    recognized: list[object] = []
+    flow.recognized.connect(lambda win, _notes: recognized.append(win))
+    messages: list[str] = []
+    flow.message.connect(lambda text, _ms: messages.append(text))
+    pipe = Pipeline(str(VIDEO), LabeledTruthDetector(), ruleset="shandong", dealer=0)
+    try:
+        seen = next(r for r in pipe.frames() if any(e.type == "win" for e in r.events))
+    finally:
+        pipe.close()
+    drawn = dataclasses.replace(seen, events=[VisionEvent("draw_game", {}, seen.frame.index,
+                                                          seen.frame.timestamp)])
+    flow.take_reading(drawn, {})
+    assert recognized == [None] and flow.awaiting_confirmation()
+    assert hand.record is not None and hand.record.outcome == "draw"
+    assert flow.confirm("referee"), messages
+    logged = store.load(mid)
+    assert [h.record.outcome for h in logged.hands] == ["draw"]
+    assert logged.dealer == 1  # Shandong passes the deal on after a drawn hand
+    flow.take_reading(drawn, {})  # the same end seen again
+    assert hand.record is None and messages[-1] == i18n.tr("showdown_seen_again")
+    store.close()

@@ -123,6 +123,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "referee_call": ("referee's call", "裁判判定"),
     "recognized_as": ("Hand recognized: {} wins with {}, taken as {}",
                       "已识别和牌：{} 以 {} 和牌，按{}计"),
+    "recognized_draw": ("Hand recognized: drawn (the wall played out, no win seen)",
+                        "已识别：荒庄（牌墙摸完，未见和牌）"),
     "wall_wait": ("{} roll so far; the rules need another", "已掷{}次，规则需要再掷"),
     "not_connected": ("not connected to a table", "未连接麻将机"),
     "meld_prompt": ("pung:EEE, chow:567m, kong:1111m, ckong:2222p — add @SEAT for the seat it "

@@ -212,6 +212,9 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(tr("recognized_as").format(
                 who, TILE_NAMES[win.tile], word(win.by)), 15000)
             self.statusBar().setToolTip("\n".join(notes))
+        elif record is not None:
+            self.statusBar().showMessage(tr("recognized_draw"), 15000)
+            self.statusBar().setToolTip("\n".join(notes))
         self.mark_score_tab(True)
 
     def show_table_event(self, kind: str, data: dict) -> None:

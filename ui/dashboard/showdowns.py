@@ -26,8 +26,8 @@ from ui.dashboard.signals import Signal
 # camera events logged as they happen (the rest of a hand is logged when a person confirms it)
 LIVE_EVENTS = ("dice", "wall_broken", "indicator")
 # camera events that wait while a recognized hand waits for a person: the next hand's dice
-# belong to the next hand, and its win is scored after this one
-HELD_EVENTS = (*LIVE_EVENTS, "win")
+# belong to the next hand, and its win (or its drawn end) is scored after this one
+HELD_EVENTS = (*LIVE_EVENTS, "win", "draw_game")
 
 
 class Showdowns:
@@ -45,10 +45,11 @@ class Showdowns:
         self.held: list[tuple[Any, Any]] = []  # (reading, event) waiting for a confirmation
         self._result: Any = None  # the camera reading the hand being scored came from
         self._read_as: HandRecord | None = None  # that hand as the camera read it
-        # (winner, seat state key) of the camera's showdown being scored, and of those
-        # confirmed: the same showdown seen again is not a new hand
-        self._pending: tuple[int, Any] | None = None
-        self._confirmed: set[tuple[int, Any]] = set()
+        # (winner, seat state key) of the camera's showdown being scored, or ("draw", every
+        # seat's state key) of its drawn hand, and of those confirmed: the same showdown seen
+        # again is not a new hand
+        self._pending: tuple[Any, Any] | None = None
+        self._confirmed: set[tuple[Any, Any]] = set()
         #: a status line for the referee and how long to show it (ms)
         self.message: Signal[[str, int]] = Signal()
         #: the camera's hand is loaded to be scored: its win, and how the record was read
@@ -88,16 +89,20 @@ class Showdowns:
         if event.type == "dice" and self.match is not None:
             a, b = event.data["dice"][:2]
             self.match.add_roll(int(a), int(b))
-        elif event.type == "win":
-            winner = event.data["seats"][0]
-            state = result.hands[winner]  # the stable state the win was seen in
-            key = None if state is None else (winner, state.key)
+        elif event.type in ("win", "draw_game"):
+            winner = event.data["seats"][0] if event.type == "win" else None
+            if winner is not None:
+                state = result.hands[winner]  # the stable state the win was seen in
+                key = None if state is None else (winner, state.key)
+            else:  # a drawn hand: the table as it lay when the wall ran out
+                key = ("draw", tuple(None if state is None else state.key
+                                     for state in result.hands))
             if key is not None and key in self._confirmed:
                 # a showdown already logged, seen again (a looping video, a camera glitch)
                 self.message.emit(tr("showdown_seen_again"), 8000)
             elif self.hand.record is None or (self.hand.source == "sample"
                                               and not self.hand.corrections):
-                self._take_recognized_win(result, winner)
+                self._take_recognized(result, winner)
                 self._pending = key
             else:
                 self.message.emit(tr("recognized_pending"), 10000)
@@ -126,7 +131,8 @@ class Showdowns:
         except ValueError as exc:  # the match's refusals and the store's errors alike
             self.message.emit(f"{tr('not_logged')}: {exc}", 10000)
 
-    def _take_recognized_win(self, result: Any, winner: int) -> None:
+    def _take_recognized(self, result: Any, winner: int | None) -> None:
+        """The camera's hand (a win by ``winner``, or drawn) loaded to be scored."""
         from vision.reading import build_record
 
         match = self.match.match if self.match is not None else None
