@@ -446,8 +446,12 @@ class Detector:
             face=faces[model_cls], data={"coarse": coarse})
         size = dets.xyxy[:, 2:] - dets.xyxy[:, :2]
         keep = (size >= MIN_BOX).all(axis=1)  # slivers left after clipping to the image
-        # a face-up box lying mostly inside surer boxes straddles two touching tiles
-        keep &= ~(dets.is_tile & (covered(dets.xyxy, best) >= STRADDLING))
+        # a face-up box of table size (in the model's input) lying mostly inside surer boxes
+        # straddles two touching tiles; close-up tiles (a hand held up, a turned photo's loose
+        # boxes) overlap by nature
+        table_size = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]) \
+            <= AUTO_TABLE_SIDE
+        keep &= ~(dets.is_tile & table_size & (covered(dets.xyxy, best) >= STRADDLING))
         return dets[keep]
 
     def classify(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
