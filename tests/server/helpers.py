@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from scoring.match import Event, LoggedEvent
@@ -34,10 +35,14 @@ def wire(log: Sequence[LoggedEvent], origin: dict[str, Any] = ORIGIN) -> list[di
 
 
 def next_row(store: TournamentStore, round_no: int, table: int, event: Event,
-             at: str = "2026-12-02T09:30:00.000Z", who: str = "table") -> dict[str, Any]:
+             at: str | None = None, who: str = "table") -> dict[str, Any]:
     """The row a table sends for its next event: chained to the last one the server holds
-    from it (referee events it has not taken yet come after)."""
+    from it (referee events it has not taken yet come after), dated ``at`` or a second after
+    that last one (a referee event the server wrote bears the real clock's time)."""
     last = store.chain_rows(round_no, table)[store.head(round_no, table) - 1]
+    if at is None:
+        then = datetime.strptime(last.at, "%Y-%m-%dT%H:%M:%S.%fZ") + timedelta(seconds=1)
+        at = then.strftime("%Y-%m-%dT%H:%M:%S.") + f"{then.microsecond // 1000:03d}Z"
     body = body_text(event.to_json())
     digest = event_hash(last.hash, (last.seq + 1, at, who, event.type, body, ""))
     return {"seq": last.seq + 1, "event": event.to_json(), "at": at, "who": who, "note": "",
