@@ -122,9 +122,10 @@ def nms(xyxy: np.ndarray, scores: np.ndarray, iou: float, max_det: int = 300) ->
     return np.asarray(keep, np.int64).reshape(-1)[:max_det]
 
 
-def covered(xyxy: np.ndarray, scores: np.ndarray, grid: int = 6) -> np.ndarray:
-    """The share of each box's area inside the union of the boxes scored above it (sampled on
-    a ``grid`` x ``grid`` lattice).
+def covered(xyxy: np.ndarray, scores: np.ndarray, rows: np.ndarray | None = None,
+            grid: int = 6) -> np.ndarray:
+    """The share of each box's area (of ``rows`` only, the rest 0) inside the union of the
+    boxes scored above it, sampled on a ``grid`` x ``grid`` lattice.
 
     Tiles lie side by side, so a face-up tile's box is at most a sliver inside its
     neighbours'; a box that straddles two touching tiles (IoU about 0.35 with each, so NMS
@@ -133,20 +134,23 @@ def covered(xyxy: np.ndarray, scores: np.ndarray, grid: int = 6) -> np.ndarray:
     """
     n = len(xyxy)
     out = np.zeros(n)
-    if n < 2:
+    todo = np.arange(n) if rows is None else np.flatnonzero(rows)
+    if n < 2 or not len(todo):
         return out
+    box = xyxy[todo]
+    # the surer boxes that reach into each one: only they can hold its sample points
+    reach = ((xyxy[None, :, 0] <= box[:, None, 2]) & (xyxy[None, :, 2] >= box[:, None, 0])
+             & (xyxy[None, :, 1] <= box[:, None, 3]) & (xyxy[None, :, 3] >= box[:, None, 1])
+             & (scores[None, :] > scores[todo][:, None]))
     t = (np.arange(grid) + 0.5) / grid
-    for i in range(n):
-        above = np.flatnonzero(scores > scores[i])
-        if not len(above):
-            continue
-        x0, y0, x1, y1 = xyxy[i]
+    for j in np.flatnonzero(reach.any(axis=1)):
+        x0, y0, x1, y1 = box[j]
         px = np.repeat(x0 + t * (x1 - x0), grid)
         py = np.tile(y0 + t * (y1 - y0), grid)
-        o = xyxy[above]
+        o = xyxy[reach[j]]
         inside = ((px[:, None] >= o[None, :, 0]) & (px[:, None] <= o[None, :, 2])
                   & (py[:, None] >= o[None, :, 1]) & (py[:, None] <= o[None, :, 3]))
-        out[i] = inside.any(axis=1).mean()
+        out[todo[j]] = inside.any(axis=1).mean()
     return out
 
 
@@ -451,7 +455,8 @@ class Detector:
         # boxes) overlap by nature
         table_size = np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]) \
             <= AUTO_TABLE_SIDE
-        keep &= ~(dets.is_tile & table_size & (covered(dets.xyxy, best) >= STRADDLING))
+        loose = dets.is_tile & table_size
+        keep &= ~(loose & (covered(dets.xyxy, best, loose) >= STRADDLING))
         return dets[keep]
 
     def classify(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
