@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from scoring.match import MatchStore
 from tests.vision.labeled_truth import VIDEO, LabeledTruthDetector, script
@@ -21,17 +22,34 @@ from vision.pipeline import Pipeline
 PLAYERS = ["Ann", "Bo", "Chen", "Dee"]
 
 
-def test_the_camera_hands_reach_the_log_through_the_core_alone(tmp_path: Path) -> None:
+@dataclasses.dataclass
+class Desk:
+    """A Shandong match open in a log, the showdown core over it, and what it said."""
+
+    store: MatchStore
+    mid: int
+    hand: HandSession
+    flow: Showdowns
+    recognized: list[Any]  # each recognized hand's win (None: a drawn hand)
+    messages: list[str]
+
+
+def open_desk(tmp_path: Path) -> Desk:
     i18n.set_language("en")
     store = MatchStore.open(tmp_path / "log.sqlite3")
     match = MatchSession(store)
     mid = match.new_match("shandong", {}, PLAYERS, first_dealer=0)
     hand = HandSession()
     flow = Showdowns(hand, match)
-    recognized: list[tuple[int, str]] = []
-    flow.recognized.connect(lambda win, _notes: recognized.append((win.seat, win.by)))
-    messages: list[str] = []
-    flow.message.connect(lambda text, _ms: messages.append(text))
+    desk = Desk(store, mid, hand, flow, [], [])
+    flow.recognized.connect(lambda win, _notes: desk.recognized.append(win))
+    flow.message.connect(lambda text, _ms: desk.messages.append(text))
+    return desk
+
+
+def test_the_camera_hands_reach_the_log_through_the_core_alone(tmp_path: Path) -> None:
+    desk = open_desk(tmp_path)
+    store, mid, hand, flow, messages = desk.store, desk.mid, desk.hand, desk.flow, desk.messages
 
     pipe = Pipeline(str(VIDEO), LabeledTruthDetector(), ruleset="shandong", dealer=0)
     held_at_confirm: list[int] = []
@@ -54,7 +72,8 @@ def test_the_camera_hands_reach_the_log_through_the_core_alone(tmp_path: Path) -
     assert not flow.held and not flow.awaiting_confirmation()
 
     want = [h["record"] for h in script()["hands"]]
-    assert recognized == [(w["wins"][0]["seat"], "self_draw") for w in want]
+    assert [(win.seat, win.by) for win in desk.recognized] == [
+        (w["wins"][0]["seat"], "self_draw") for w in want]
     logged = store.load(mid)
     assert [list(h.settlement.payments) for h in logged.hands] == [[-8, 24, -8, -8],
                                                                     [-5, -5, 15, -5]]
@@ -84,16 +103,8 @@ def test_a_drawn_hand_seen_by_the_camera_is_confirmed_into_the_log(tmp_path: Pat
     same drawn end seen again is not a second hand."""
     from vision.stability import VisionEvent
 
-    i18n.set_language("en")
-    store = MatchStore.open(tmp_path / "log.sqlite3")
-    match = MatchSession(store)
-    mid = match.new_match("shandong", {}, PLAYERS, first_dealer=0)
-    hand = HandSession()
-    flow = Showdowns(hand, match)
-    recognized: list[object] = []
-    flow.recognized.connect(lambda win, _notes: recognized.append(win))
-    messages: list[str] = []
-    flow.message.connect(lambda text, _ms: messages.append(text))
+    desk = open_desk(tmp_path)
+    store, mid, hand, flow, messages = desk.store, desk.mid, desk.hand, desk.flow, desk.messages
     pipe = Pipeline(str(VIDEO), LabeledTruthDetector(), ruleset="shandong", dealer=0)
     try:
         seen = next(r for r in pipe.frames() if any(e.type == "win" for e in r.events))
@@ -102,7 +113,7 @@ def test_a_drawn_hand_seen_by_the_camera_is_confirmed_into_the_log(tmp_path: Pat
     drawn = dataclasses.replace(seen, events=[VisionEvent("draw_game", {}, seen.frame.index,
                                                           seen.frame.timestamp)])
     flow.take_reading(drawn, {})
-    assert recognized == [None] and flow.awaiting_confirmation()
+    assert desk.recognized == [None] and flow.awaiting_confirmation()
     assert hand.record is not None and hand.record.outcome == "draw"
     assert flow.confirm("referee"), messages
     logged = store.load(mid)
