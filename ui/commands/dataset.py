@@ -107,23 +107,19 @@ def register_more(sub: argparse._SubParsersAction) -> None:
                          "lists beside these images (repeatable)")
     cr.set_defaults(func=_crops)
 
-    tf = sub.add_parser("tile-faces", help="tile classifier crops (train|val/1m..f8) of the "
-                        "face-up tiles on 1920x1080 table scenes, at the size a table camera sees")
-    tf.add_argument("--out", type=Path, required=True, help="classifier folder to write")
-    _table_scenes(tf, "how many table scenes (default 100; ~60 face-up tiles each)",
-                  "tile faces, as for synth (default mix)")
-    tf.add_argument("--per-tile", type=number(int, 1, 100), default=1,
-                    help="jittered crops of each face-up tile (default 1)")
-    tf.set_defaults(func=_scene_faces, what="tiles", per="per_tile")
-
-    df = sub.add_parser("die-faces", help="die-face classifier crops (train|val/die1..die6) "
-                        "of the dice on 1920x1080 table scenes, at the size a table camera sees")
-    df.add_argument("--out", type=Path, required=True, help="classifier folder to write")
-    _table_scenes(df, "how many table scenes (default 100; two dice each)",
-                  "tile faces, as for synth (default mix)")
-    df.add_argument("--per-die", type=number(int, 1, 100), default=4,
-                    help="jittered crops of each die (default 4)")
-    df.set_defaults(func=_scene_faces, what="dice", per="per_die")
+    for name, what, about, scenes_help, flag, default, each in (
+            ("tile-faces", "tiles", "tile classifier crops (train|val/1m..f8) of the face-up "
+             "tiles", "~60 face-up tiles each", "--per-tile", 1, "face-up tile"),
+            ("die-faces", "dice", "die-face classifier crops (train|val/die1..die6) of the dice",
+             "two dice each", "--per-die", 4, "die")):
+        sf = sub.add_parser(name, help=f"{about} on 1920x1080 table scenes, at the size a "
+                            "table camera sees")
+        sf.add_argument("--out", type=Path, required=True, help="classifier folder to write")
+        _table_scenes(sf, f"how many table scenes (default 100; {scenes_help})",
+                      "tile faces, as for synth (default mix)")
+        sf.add_argument(flag, dest="per_object", metavar="N", type=number(int, 1, 100),
+                        default=default, help=f"jittered crops of each {each} (default {default})")
+        sf.set_defaults(func=_scene_faces, what=what)
 
     art = sub.add_parser("setup-art", help="fetch the Debian tile sets (apt-get download) and "
                          "render their faces into the cache; optional, adds styles")
@@ -186,7 +182,7 @@ def _scene_faces(args: argparse.Namespace) -> int:
     from vision.training.scene_faces import write_scene_faces
 
     summary = write_scene_faces(args.out, args.scenes, what=args.what, seed=args.seed,
-                                per_object=getattr(args, args.per), faces=args.faces,
+                                per_object=args.per_object, faces=args.faces,
                                 val_fraction=args.val, workers=args.workers,
                                 overwrite=args.overwrite, progress=not args.quiet)
     print(f"{summary.out}: {summary.images} crops of {summary.boxes} {args.what} from "
