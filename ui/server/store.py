@@ -651,19 +651,14 @@ class TournamentStore:
 
 
 @dataclass(frozen=True)
-class ChainRow:
-    """One stored event of a table's log, its hash, and who wrote it (table or referee)."""
+class ChainRow(chain.Row):
+    """One stored event of a table's log as the chain sees it, and who wrote it (table or
+    referee)."""
 
-    seq: int
-    at: str
-    who: str
-    type: str
-    body: str
-    note: str
-    hash: str
     origin: str
 
     def row(self) -> chain.Row:
+        """The event as the chain alone sees it (without who wrote it)."""
         return chain.Row(self.seq, self.at, self.who, self.type, self.body, self.note,
                          self.hash)
 
