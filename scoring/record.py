@@ -36,7 +36,7 @@ _SEAT_KEYS = {"concealed", "melds", "flowers", "ready", "declared", "hun_discard
 _MELD_KEYS = {"type", "tiles", "from"}
 _WIN_KEYS = {"seat", "tile", "by", "from", "replacement", "kong_fed_by", "first_turn",
              "last_tiles", "discarder_after_kong"}
-_WIN_FLAGS = ("first_turn", "last_tiles", "discarder_after_kong")  # Win's fields, in order
+_WIN_FLAGS = ("first_turn", "last_tiles", "discarder_after_kong")  # Win's flag fields
 _CONTEXT_KEYS = {"huangzhuang_streak", "dice", "huangfan", "indicator", "bao_tile"}
 
 
@@ -102,8 +102,8 @@ class Seat:
         """Claimed melds by the seat they came from (承包), counted once; read only."""
         out: dict[int, int] = {}
         for m in self.melds:
-            if m.is_claimed:
-                out[m.from_seat] = out.get(m.from_seat, 0) + 1  # type: ignore[index]
+            if m.is_claimed and m.from_seat is not None:
+                out[m.from_seat] = out.get(m.from_seat, 0) + 1
         return out
 
     @property
@@ -476,11 +476,12 @@ def _parse_win(raw: Any, i: int) -> Win:
             raise RecordError("the winner cannot feed its own kong", f"{where}.kong_fed_by")
     if is_flower(tile) and by != "self_draw":
         raise RecordError("a flower can only be won by self-draw (八花齐)", f"{where}.tile")
-    flags = [raw.get(key, False) for key in _WIN_FLAGS]
+    first_turn, last_tiles, after_kong = flags = [raw.get(key, False) for key in _WIN_FLAGS]
     for key, value in zip(_WIN_FLAGS, flags, strict=True):
         if value is not False:
             _bool(value, where, key)
-    return Win(seat, tile, by, from_seat, replacement, kong_fed_by, *flags,
+    return Win(seat, tile, by, from_seat, replacement, kong_fed_by, first_turn=first_turn,
+               last_tiles=last_tiles, discarder_after_kong=after_kong,
                tile_text=str(tile_text), explicit=frozenset(raw))
 
 
