@@ -379,7 +379,7 @@ def write_sequence(video: Path, script: Path, seed: int = 2026,
     for every step its frames and every labeled box (the ground truth of each frame)."""
     steps, records = two_hands()
     rig = make_rig(seed, size)
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
     if not writer.isOpened():
         raise OSError(f"{video}: OpenCV cannot write mp4v video here")
     noise_rng = np.random.default_rng([seed, 37])

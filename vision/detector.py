@@ -18,6 +18,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -566,7 +567,8 @@ class Detector:
         return probs
 
 
-def load_detector(models_dir: str | os.PathLike[str] | None = None, **options: object) -> Detector:
+def load_detector(models_dir: str | os.PathLike[str] | None = None,
+                  **options: Any) -> Detector:
     """The shipped models: ``models/detector.onnx`` and, for a two-stage design,
     ``models/classifier.onnx`` (and ``models/dice.onnx`` for die faces, if present).
     ``options`` go to :class:`Detector`."""

@@ -311,8 +311,7 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
     table = read_table(dets, calib, layout)
     notes = [f"meld tile {TILE_NAMES[int(dets.class_id[r])]} read as {TILE_NAMES[t]} to make "
              f"a set" for r, t in table.corrected.items()]
-    auto = winner is None
-    if auto:
+    if winner is None:
         table, fixed, winner = _read_winner(table, ruleset, options, notes)
     else:
         fixed, _ = legal_reading(table, ruleset, [winner], options, keep_unfinished=True)

@@ -147,10 +147,9 @@ class Showdowns:
             self.message.emit(f"{tr('not_usable')}: {exc}", 10000)
             return
         self._result = result
-        self._read_as = self.hand.record  # as the camera read it
+        self._read_as = read = self.hand.record  # as the camera read it
         self.logged_seq = None
-        record = self.hand.record
-        self.recognized.emit(record.wins[0] if record is not None and record.wins else None,
+        self.recognized.emit(read.wins[0] if read is not None and read.wins else None,
                              list(notes))
 
     # ------------------------------------------------------------ a person's decisions
