@@ -453,7 +453,10 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         up = inner[face_up[inner]]
         role[up] = "discard"
         if len(wall) >= 3:  # a face-up tile lying in the wall row is a turned-over indicator
-            lo_w, hi_w = d[wall].min() - 0.3, d[wall].max() + 0.3
+            # the row is where most of the wall's backs lie (their middle half): one back
+            # beside it (the next wall's corner stack falling to this seat, a stray box) must
+            # not stretch it over the pond
+            lo_w, hi_w = np.percentile(d[wall], [25, 75]) + np.array([-0.3, 0.3])
             role[up[(d[up] >= lo_w) & (d[up] <= hi_w)]] = "indicator"
         fl = np.flatnonzero((role == "flower") & (seat == k))
         readings[k].flower_rows = [int(i) for i in fl[np.argsort(a[fl])]]
