@@ -23,6 +23,7 @@ from vision.detections import TileDetections
 
 SAME_PLACE = 0.2  # boxes overlapping more (IoU) box one place twice: no neighbours (touching
 #                   tiles' boxes overlap by a few pixels at most, about 0.05)
+
 # --------------------------------------------------------------- calibration
 
 
