@@ -21,6 +21,9 @@ import numpy as np
 from scoring.tiles import NUM_KINDS, Tile, is_flower, suit_of
 from vision.detections import TileDetections
 
+SAME_PLACE = 0.2  # boxes overlapping more (IoU) box one place twice: no neighbours (touching
+#                   tiles' boxes overlap by a few pixels at most, about 0.05)
+
 # --------------------------------------------------------------- calibration
 
 
@@ -355,12 +358,28 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, gap: float) -> np.ndarray:
     return np.sort(order[:keep])
 
 
-def _tile_width(pos: np.ndarray) -> float:
+def _tile_width(pos: np.ndarray, xyxy: np.ndarray) -> float:
     """The tile width in table units: the usual distance between neighbouring tiles (rows of
-    tiles touch), which perspective does not distort once positions are on the table plane."""
+    tiles touch), which perspective does not distort once positions are on the table plane.
+    Two boxes over much the same place (a wall's stack boxed twice, half a tile apart) are
+    not neighbours: where a wall is so boxed, their distances made the median flip between
+    half a width and a whole one with a box or two more or fewer."""
     if len(pos) < 2:
         return 0.06
-    return float(np.median(_distances(pos).min(axis=1)))
+    dist = _distances(pos)
+    dist[_iou(xyxy) > SAME_PLACE] = np.inf
+    nearest = dist.min(axis=1)
+    nearest = nearest[np.isfinite(nearest)]
+    return float(np.median(nearest)) if len(nearest) else 0.06
+
+
+def _iou(xyxy: np.ndarray) -> np.ndarray:
+    """(N, N) intersection over union of the boxes ``xyxy`` (N, 4) in picture pixels."""
+    lo = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
+    hi = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    area = np.prod(np.clip(xyxy[:, 2:] - xyxy[:, :2], 0, None), axis=1)
+    return inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-9)
 
 
 def _distances(pts: np.ndarray) -> np.ndarray:
@@ -397,12 +416,12 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     towards = np.stack([seat_axes(k)[1] for k in range(4)])  # (4, 2)
     seat = np.argmax(rel @ towards.T, axis=1).astype(np.int8) if n else np.zeros(0, np.int8)
     # tile widths per seat: a tilted camera makes the near side larger than the far side
-    global_w = max(_tile_width(pos[tiles]), 1e-6)
+    global_w = max(_tile_width(pos[tiles], dets.xyxy[tiles]), 1e-6)
     width = np.full(4, global_w)
     for k in range(4):
         sel = tiles & (seat == k)
         if sel.sum() >= 6:
-            width[k] = max(_tile_width(pos[sel]), 1e-6)
+            width[k] = max(_tile_width(pos[sel], dets.xyxy[sel]), 1e-6)
     w_of = width[seat] if n else np.zeros(0)
     d = np.einsum("ij,ij->i", rel, towards[seat]) / w_of if n else np.zeros(0)
     rights = np.array([seat_axes(k)[0] for k in range(4)])
@@ -453,7 +472,10 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         up = inner[face_up[inner]]
         role[up] = "discard"
         if len(wall) >= 3:  # a face-up tile lying in the wall row is a turned-over indicator
-            lo_w, hi_w = d[wall].min() - 0.3, d[wall].max() + 0.3
+            # the row is where most of the wall's backs lie (their middle half): one back
+            # beside it (the next wall's corner stack falling to this seat, a stray box) must
+            # not stretch it over the pond
+            lo_w, hi_w = np.percentile(d[wall], [25, 75]) + np.array([-0.3, 0.3])
             role[up[(d[up] >= lo_w) & (d[up] <= hi_w)]] = "indicator"
         fl = np.flatnonzero((role == "flower") & (seat == k))
         readings[k].flower_rows = [int(i) for i in fl[np.argsort(a[fl])]]

@@ -43,7 +43,6 @@ from vision.reading import (
     SeatState,
     build_record,
     calibrate,
-    count_problems,
     legal_reading,
     seat_states,
     showing_fourteen,
@@ -315,13 +314,13 @@ class Pipeline:
                     if held is not None:
                         events += self._win_check(held, frame)
         legal = fixed.legal
-        problems = set(count_problems(table))
         for state in seat_states(table):
-            valid = legal and state_is_plausible(state) and not any(
-                p.startswith(f"seat {state.seat} ") for p in problems)
+            valid = legal and state_is_plausible(state)
             if state.tile_count == 0 and not state.flowers and not state.discards:
-                valid = False  # an empty seat (arm over it, nobody there) says nothing
-            got = stable(("seat", state.seat), state, state.key, valid)
+                valid = False  # an empty seat (arm over it, nobody there) says nothing; a
+                # standing hand of backs is somebody there (found at all, not counted)
+            # stable by what it shows face up: the count of backs flickers with sensor noise
+            got = stable(("seat", state.seat), state, state.face_up_key, valid)
             if got is not None:
                 events += events_between(self.hands[state.seat], got, frame.index,
                                          frame.timestamp)
@@ -416,7 +415,8 @@ class Pipeline:
         return rules_for(self.ruleset).next_roller(self.dealer, self.rolls[-1:], self.options)
 
     def _win_check(self, state: SeatState, frame: CapturedFrame) -> list[VisionEvent]:
-        if state.hidden or state.tile_count != 14 or state.seat in self.won:
+        if state.face_up != 14 or state.seat in self.won:  # 14 face up: a stray back
+            # (one more box than the hand holds, by noise) does not hide a win laid down
             return []
         from scoring.record import Meld
 

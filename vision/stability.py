@@ -48,9 +48,16 @@ class VisionEvent:
 
 
 def state_is_plausible(state: SeatState) -> bool:
-    """A seat's reading the rules allow: 13 or 14 tiles (kongs count 3), or no hand in view
-    (flowers and discards still count)."""
-    return state.tile_count in (13, 14) or state.tile_count == 0
+    """A seat's reading the rules allow, judged by its face-up tiles alone: a hand shown face
+    up holds 13 or 14 tiles (kongs count 3); a hand standing with its backs to the camera (or
+    out of view) shows no face-up tile but its melds, at most four. How many backs the
+    detector finds is not looked at: it is the least sure count it gives (sensor noise alone
+    moves a back or two across its threshold between two frames of one still picture), and
+    it must not decide whether a seat's discards and melds count
+    (``SeatState.face_up_key``)."""
+    if state.concealed:
+        return state.face_up in (13, 14)
+    return len(state.melds) <= 4
 
 
 STABLE_S = 0.2  # seconds a value must hold (one frame interval at 5 fps, 6 at 30 fps)
@@ -160,6 +167,6 @@ def events_between(old: SeatState | None, new: SeatState, frame: int,
             kind = "added" if upgraded else \
                 "concealed" if mtype == "concealed_kong" else "exposed"
             ev("kong", seat=s, kind=kind, tile=TILE_NAMES[tiles[0]])
-    if new.key[:3] != before.key[:3]:
-        ev("hand", **new.to_json())
+    if new.face_up_key[:2] != before.face_up_key[:2]:  # the face-up hand or the melds
+        ev("hand", **{k: v for k, v in new.to_json().items() if k != "hidden"})
     return out

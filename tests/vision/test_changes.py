@@ -122,16 +122,17 @@ def test_bundled_video_gives_the_events_of_full_analysis() -> None:
 @shipped
 @pytest.mark.slow
 def test_bundled_video_with_the_shipped_models_both_ways() -> None:
-    """The shipped models on the bundled video: the dice, wall breaks and wins (the hand's
-    frame: who deals, where the wall breaks, who won on what) come at the same frames either
-    way. (The seats' events do not: the models' scores of face-down tiles sit near their
-    threshold on this video, so two frames of one still picture differ by sensor noise alone
-    in about half of the pairs, and analysing every frame samples that noise each frame.)"""
-    hand_level = ("dice", "wall_broken", "win", "draw_game")
-    masked = [e for e in _video_events(load_detector()) if e[1] in hand_level]
-    full = [e for e in _video_events(load_detector(), motion=-1) if e[1] in hand_level]
-    assert masked == full
-    assert [e[1] for e in masked].count("dice") == 4 and [e[1] for e in masked].count("win")
+    """The shipped models on the bundled video (two hands, sensor noise): every event, at the
+    same frame, whether each frame is analysed in full or only what changed. The models'
+    least sure boxes differ between the two (sensor noise moves tile backs across their
+    threshold from frame to frame; the change mask keeps boxes read earlier), so this holds
+    only because no event rests on them: seats are read by what they show face up, and the
+    table's geometry is not swayed by one box more or fewer. (Before: 42 events against 52,
+    seat 3's count of backs flickering 13/14 into ``hand`` events and delaying its discards.)"""
+    masked = _video_events(load_detector())
+    assert masked == _video_events(load_detector(), motion=-1)
+    kinds = [e[1] for e in masked]
+    assert kinds.count("dice") == 4 and kinds.count("win") == 2
 
 
 @shipped

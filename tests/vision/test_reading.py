@@ -186,6 +186,45 @@ def test_indicator_turned_over_in_the_wall_is_read() -> None:
     assert out.record["context"]["indicator"] == "7p"
 
 
+def test_a_back_beside_the_wall_does_not_make_a_discard_the_indicator() -> None:
+    """A back lying at the pond's depth (the next wall's corner stack falling to this seat,
+    or a stray box) is no reason to read the seat's discard as a tile turned in its wall."""
+    from vision.detections import TileDetections
+    from vision.labels import BACK_CLASS
+
+    scene = Scene(seats=[SeatSpec(hidden=13, discards="1m"), SeatSpec(hidden=13),
+                         SeatSpec(hidden=13), SeatSpec(hidden=13)], wall=144)
+    dets, _ = detections(scene, top_down())
+    calib = TableCalibration.from_corners(table_corners(top_down()))
+    discard = int(np.flatnonzero(read_table(dets, calib).detections.role == "discard")[0])
+    stray = dets.xyxy[discard] + np.array([150, 0, 150, 0], np.float32)  # same depth, aside
+    dets = TileDetections.merge([dets, TileDetections(xyxy=stray[None], confidence=[0.3],
+                                                      class_id=[BACK_CLASS])])
+    table = read_table(dets, calib)
+    assert table.indicator is None and format_tiles(table.seats[0].discards) == "1m"
+
+
+def test_a_wall_boxed_twice_does_not_halve_the_tile_width() -> None:
+    """A detector may box a wall's stacks twice, half a tile apart (the two tiles of a stack
+    seen offset). Those boxes are no neighbours: counted as such they made the median spacing
+    half a tile, so a meld's tiles lay two "widths" apart and fell out of their meld."""
+    from vision.detections import TileDetections
+
+    scene = Scene(seats=[SeatSpec(hidden=10, melds=[("chow", "456p", 0)]),
+                         SeatSpec(hidden=13), SeatSpec(hidden=13), SeatSpec(hidden=13)],
+                  wall=144)
+    dets, _ = detections(scene, top_down())
+    calib = TableCalibration.from_corners(table_corners(top_down()))
+    plain = read_table(dets, calib).seats[0]
+    assert [(m.type, format_tiles(m.tiles)) for m in plain.melds] == [("chow", "456p")]
+    walls = np.flatnonzero(read_table(dets, calib).detections.role == "wall")
+    mine = walls[dets.center[walls, 1] > 800]  # seat 0's wall, at the bottom of the picture
+    half = (dets.xyxy[mine, 2] - dets.xyxy[mine, 0]) / 2
+    twice = dets[mine].with_(xyxy=dets.xyxy[mine] + np.stack([half, 0 * half] * 2, axis=1))
+    seat = read_table(TileDetections.merge([dets, twice]), calib).seats[0]
+    assert (seat.melds, seat.hidden, seat.hand) == (plain.melds, plain.hidden, plain.hand)
+
+
 def test_repair_search_respects_its_time_budget() -> None:
     import time
 

@@ -57,9 +57,11 @@ def test_state_is_reported_only_after_n_equal_readings() -> None:
     assert all(e.type != "hand" for r in results for e in r.events)
     pipe, results = _run([a] * 6, stable_readings=5, stable_s=0)
     hand_events = [(i, t) for i, t in _types(results) if t == "hand"]
-    assert hand_events[0] == (4, "hand")  # the 5th frame, once for each of the 4 seats
-    assert len(hand_events) == 4
+    # the 5th frame, for the one hand shown face up; the three standing hands are reported
+    # too, with no event: their backs tell nothing but a count
+    assert hand_events == [(4, "hand")]
     assert pipe.hands[0] is not None and pipe.hands[0].tile_count == 13
+    assert all(h is not None and h.hidden == 13 for h in pipe.hands[1:])
 
 
 def test_state_is_reported_only_once_it_held_the_stable_time() -> None:
@@ -356,3 +358,32 @@ def test_a_hand_whose_end_was_not_seen_keeps_its_dealer() -> None:
     assert evs == [{"type": "dice", "seat": 1, "dice": [2, 5]},
                    {"type": "dice", "seat": 1, "dice": [3, 3]}]
     assert pipe.dealer == 1
+
+
+def _standing(hidden: int, discards: str) -> TileDetections:
+    seats = [SeatSpec(hidden=hidden, discards=discards)] + \
+        [SeatSpec(hidden=13, discards=d) for d in ("2s", "7m", "E")]
+    return detections(Scene(seats=seats, wall=40), CAM)[0]
+
+
+def test_a_standing_hands_count_of_backs_does_not_decide_its_events() -> None:
+    """Tile backs are the detector's least sure boxes: two readings of one still picture may
+    find 13, 12 or 14 of a standing hand. Its discards count as soon as two readings agree
+    on them, whatever the count of backs, and the count alone is no event."""
+    script = [_standing(13, "1m"), _standing(12, "1m"), _standing(14, "1m9p"),
+              _standing(11, "1m9p"), _standing(13, "1m9p")]
+    _, results = _run(script, stable_readings=2, stable_s=0)
+    seat0 = [(r.frame.index, e.type, e.data.get("tile")) for r in results for e in r.events
+             if e.data.get("seat") == 0]
+    assert seat0 == [(1, "discard", "1m"), (3, "discard", "9p")]
+
+
+def test_a_stray_back_beside_a_hand_laid_down_does_not_hide_its_win() -> None:
+    """Fourteen tiles face up that win, with one more box read as a back in the row (a
+    neighbouring wall's, or a flicker): the win is seen, the back is not counted."""
+    win = Scene(seats=[SeatSpec(hand="123m456m789m555mEE", hidden=1),
+                       SeatSpec(hand="123456789p1234s"), SeatSpec(hidden=13),
+                       SeatSpec(hidden=13)], wall=20)
+    _, results = _run([detections(win, CAM)[0]] * 2, stable_readings=2, stable_s=0,
+                      ruleset="shanghai")
+    assert [e.data["seats"] for r in results for e in r.events if e.type == "win"] == [[0]]
