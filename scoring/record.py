@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import RecordError, TileError
+from scoring.frozen import fast_init
 from scoring.jsonlimits import load_json
 from scoring.memo import memo_property
 from scoring.tiles import (
@@ -40,6 +41,7 @@ _WIN_FLAGS = ("first_turn", "last_tiles", "discarder_after_kong")  # Win's flag 
 _CONTEXT_KEYS = {"huangzhuang_streak", "dice", "huangfan", "indicator", "bao_tile"}
 
 
+@fast_init
 @dataclass(frozen=True)
 class Meld:
     type: str
@@ -72,6 +74,7 @@ class Meld:
         return out
 
 
+@fast_init
 @dataclass(frozen=True)
 class Seat:
     concealed: tuple[Tile, ...] = ()
@@ -125,6 +128,7 @@ class Seat:
         return out
 
 
+@fast_init
 @dataclass(frozen=True)
 class Win:
     seat: int
@@ -161,6 +165,7 @@ class Win:
         return out
 
 
+@fast_init
 @dataclass(frozen=True)
 class Context:
     huangzhuang_streak: int = 0
@@ -187,6 +192,7 @@ class Context:
         return out
 
 
+@fast_init
 @dataclass(frozen=True)
 class HandRecord:
     ruleset: str

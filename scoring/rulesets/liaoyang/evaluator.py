@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from scoring.engine import decompositions
 from scoring.errors import InvalidHand
+from scoring.frozen import fast_init
 from scoring.memo import memoised
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
 from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
@@ -23,6 +24,7 @@ from scoring.settlement import Item
 _PER_READING = tuple(f for f in WINNER_FANS if f.per_reading)
 
 
+@fast_init
 @dataclass(frozen=True)
 class WinnerEvaluation:
     reading: Reading

@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scoring.engine import Decomposition, Group
+from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import Meld, Win
 from scoring.tiles import Tile, is_dragon, is_terminal_or_honor, suit_of
 
 
+@fast_init
 @dataclass(frozen=True)
 class WinnerHand:
     seat: int
@@ -115,6 +117,7 @@ class Reading:
         return not (self.is_seven_pairs or self.has_chow or self.hand.has_chow_meld)
 
 
+@fast_init
 @dataclass(frozen=True)
 class LoserSeat:
     """A loser's side of the settlement: its laid-down melds (暗杠 included) and its role."""

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoring.frozen import fast_init
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
 from scoring.settlement import Item, Transfer
 
 
+@fast_init
 @dataclass(frozen=True)
 class LoserPayment:
     seat: int

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine import Decomposition
+from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import HandRecord, Meld, Win
 from scoring.rulesets.shandong.facts import WinFacts
@@ -23,6 +24,7 @@ from scoring.tiles import format_tiles
 MAX_HUANGZHUANG_DOUBLINGS = 5
 
 
+@fast_init
 @dataclass(frozen=True)
 class WinValue:
     seat: int

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.engine import Decomposition
+from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import HandRecord, Meld, Win
 from scoring.tiles import Tile, suit_of
 
 
+@fast_init
 @dataclass(frozen=True)
 class WinFacts:
     """One winner's hand read one way: what every 番 check looks at."""

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoring.frozen import fast_init
 from scoring.record import HandRecord
 
 CLAIMS_FOR_CONTRACT = 3
 
 
+@fast_init
 @dataclass(frozen=True)
 class Contract:
     claimer: int  # made the claims

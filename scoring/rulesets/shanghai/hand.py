@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scoring.engine import Decomposition, counts_of, decompositions, is_seven_pairs
+from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import Context, HandRecord, Meld, Win
 from scoring.tiles import Tile, is_flower, is_honor, suit_of
 
 
+@fast_init
 @dataclass(frozen=True)
 class HandFacts:
     """One winner's tiles, melds and flowers, and the win itself."""
