@@ -6,9 +6,11 @@ record that fails. Ruleset-specific prohibitions are checked by the ruleset's ow
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import permutations
+from operator import eq
 from types import MappingProxyType
 from typing import Any
 
@@ -353,7 +355,7 @@ def _count(value: Any, where: str, key: str = "") -> int:
 
 def _tiles(value: Any, where: str, key: str = "") -> tuple[Tile, ...]:
     """The tiles of a tile string; the field ``where.key`` is named (built) only for an error."""
-    if not isinstance(value, str):
+    if type(value) is not str and not isinstance(value, str):
         raise RecordError(f"must be a tile string, got {value!r}", _at(where, key))
     try:
         return parsed_tiles(value)
@@ -590,12 +592,12 @@ def _check_wins(record: HandRecord) -> None:
         return
     if not wins:
         raise RecordError("outcome 'win' needs at least one winner", "wins")
-    seen: set[int] = set()
-    for i, w in enumerate(wins):
-        if w.seat in seen:
-            raise RecordError(f"seat {w.seat} wins twice", f"wins[{i}].seat")
-        seen.add(w.seat)
     if len(wins) > 1:
+        seen: set[int] = set()
+        for i, w in enumerate(wins):
+            if w.seat in seen:
+                raise RecordError(f"seat {w.seat} wins twice", f"wins[{i}].seat")
+            seen.add(w.seat)
         first = wins[0]
         for i, w in enumerate(wins[1:], start=1):
             if w.by == "self_draw" or first.by == "self_draw":
@@ -605,33 +607,37 @@ def _check_wins(record: HandRecord) -> None:
                                   f"wins[{i}]")
             if w.seat == first.from_seat:
                 raise RecordError("the discarder cannot also win", f"wins[{i}].seat")
+    seats = record.seats
     for w in wins:
-        seat = record.seats[w.seat]
-        where = f"seats[{w.seat}]"
-        if is_flower(w.tile):
+        seat = seats[w.seat]
+        count = len(seat.concealed) + 3 * len(seat.melds)  # Seat.tile_count
+        if w.tile >= NUM_KINDS:
+            where = f"seats[{w.seat}]"
             if w.tile not in seat.flowers or sorted(seat.flowers) != list(FLOWERS):
                 raise RecordError("a win by flowers holds all eight flowers, the last drawn "
                                   "as the winning tile", f"{where}.flowers")
-            if seat.tile_count != 13:
-                raise RecordError(f"a win by flowers has 13 standing tiles, got "
-                                  f"{seat.tile_count}", where)
+            if count != 13:
+                raise RecordError(f"a win by flowers has 13 standing tiles, got {count}", where)
             continue
-        if seat.tile_count != 14:
-            raise RecordError(f"winner holds {seat.tile_count} tiles (kongs count 3), "
-                              f"needs 14", where)
+        if count != 14:
+            raise RecordError(f"winner holds {count} tiles (kongs count 3), needs 14",
+                              f"seats[{w.seat}]")
         if w.tile not in seat.concealed:
             raise RecordError(f"winner does not hold its winning tile {TILE_NAMES[w.tile]} "
-                              "among its concealed tiles", f"{where}.concealed")
+                              "among its concealed tiles", f"seats[{w.seat}].concealed")
     for i, w in enumerate(wins):
-        _check_win_source(record, w, f"wins[{i}]")
-    winners = set(record.winners)
-    for k, seat in enumerate(record.seats):
+        if w.replacement is not None or w.kong_fed_by is not None or w.by == "rob_kong":
+            _check_win_source(record, w, f"wins[{i}]")
+    winners = [w.seat for w in wins]
+    for k in range(4):
+        seat = seats[k]
         if k in winners or not seat.concealed:
             continue
-        allowed = (13, 14) if record.outcome == "draw" else (13,)
-        if seat.tile_count not in allowed:
+        count = len(seat.concealed) + 3 * len(seat.melds)
+        if count != 13 and not (count == 14 and record.outcome == "draw"):
+            allowed = (13, 14) if record.outcome == "draw" else (13,)
             raise RecordError(f"a non-winner holds {' or '.join(map(str, allowed))} tiles "
-                              f"(kongs count 3), got {seat.tile_count}", f"seats[{k}]")
+                              f"(kongs count 3), got {count}", f"seats[{k}]")
 
 
 def _check_win_source(record: HandRecord, win: Win, where: str) -> None:
@@ -659,24 +665,31 @@ def _check_win_source(record: HandRecord, win: Win, where: str) -> None:
 
 def validate_counts(record: HandRecord) -> None:
     """No more than 4 copies of a tile, and each flower once, among everything shown."""
-    counts = [0] * len(TILE_NAMES)
+    shown: list[Tile] = []
     for seat in record.seats:
-        for t in seat.concealed:
-            counts[t] += 1
+        shown += seat.concealed
         for m in seat.melds:
-            for t in m.tiles:
-                counts[t] += 1
-        for t in seat.flowers:
-            counts[t] += 1
-    for tile in (record.context.indicator, record.context.bao_tile):
-        if tile is not None:
-            counts[tile] += 1
+            shown += m.tiles
+        shown += seat.flowers
+    context = record.context
+    if context.indicator is not None:
+        shown.append(context.indicator)
+    if context.bao_tile is not None:
+        shown.append(context.bao_tile)
     discard_wins = [w for w in record.wins if w.by != "self_draw"]
+    if len(discard_wins) <= 1:
+        # sorted, a fifth copy of a kind sits 4 places after the first (a flower: 1 place)
+        shown.sort()
+        split = bisect_left(shown, NUM_KINDS)
+        playing, flowers = shown[:split], shown[split:]
+        if not any(map(eq, playing, playing[4:])) and not any(map(eq, flowers, flowers[1:])):
+            return
+    counts = [0] * len(TILE_NAMES)
+    for t in shown:
+        counts[t] += 1
     if len(discard_wins) > 1:
         # the one discarded tile sits in every winner's hand: count it once
         counts[discard_wins[0].tile] -= len(discard_wins) - 1
-    if max(counts[:NUM_KINDS]) <= 4 and max(counts[NUM_KINDS:]) <= 1:
-        return
     for tile, n in enumerate(counts):
         limit = 1 if is_flower(tile) else 4
         if n > limit:
