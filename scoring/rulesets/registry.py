@@ -144,10 +144,14 @@ def _special_fields(record: HandRecord) -> list[tuple[str, str]]:
     """(where, field) for each field a record sets beyond its default."""
     out: list[tuple[str, str]] = []
     ctx = record.context
-    for key, unset in (("huangzhuang_streak", 0), ("huangfan", 0), ("indicator", None),
-                       ("bao_tile", None)):
-        if getattr(ctx, key) != unset:  # (a tile 0, 1m, is set)
-            out.append((f"context.{key}", f"context.{key}"))
+    if ctx.huangzhuang_streak != 0:
+        out.append(("context.huangzhuang_streak", "context.huangzhuang_streak"))
+    if ctx.huangfan != 0:
+        out.append(("context.huangfan", "context.huangfan"))
+    if ctx.indicator is not None:  # (a tile 0, 1m, is set)
+        out.append(("context.indicator", "context.indicator"))
+    if ctx.bao_tile is not None:
+        out.append(("context.bao_tile", "context.bao_tile"))
     for k, seat in enumerate(record.seats):
         if seat.declared is not None:
             out.append((f"seats[{k}].declared", "seats.declared"))

@@ -10,6 +10,7 @@ are checked only for a reading that would beat the best so far.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import mul
 
 from scoring.engine import decompositions
 from scoring.errors import InvalidHand
@@ -22,6 +23,7 @@ from scoring.rulesets.liaoyang.requirements import NOT_A_SHAPE, failures, first_
 from scoring.settlement import Item
 
 _PER_READING = tuple(f for f in WINNER_FANS if f.per_reading)
+_PER_READING_FAN = tuple(f.fan for f in _PER_READING)
 
 
 @fast_init
@@ -54,19 +56,20 @@ def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluat
         raise InvalidHand(NOT_A_SHAPE, f"seats[{hand.seat}]", reason="shape")
     best: Reading | None = None
     best_score = -1
+    best_times: list[int] = []
     for r in all_readings:
-        score = 0
-        for f in _PER_READING:
-            score += f.fan * f.times(r, options)
+        times = [f.times(r, options) for f in _PER_READING]
+        score = sum(map(mul, _PER_READING_FAN, times))
         if score > best_score and first_failure(r) is None:
-            best, best_score = r, score
+            best, best_score, best_times = r, score, times
     if best is None:
         raise InvalidHand(_closest_failure(all_readings), f"seats[{hand.seat}]",
                           reason="requirement")
     items: list[Item] = []
     total = 0
+    per_reading = iter(best_times)  # the best reading's counts, in _PER_READING's order
     for f in WINNER_FANS:
-        n = f.times(best, options)
+        n = next(per_reading) if f.per_reading else f.times(best, options)
         if n:
             items.append(_item(f.name, f.fan, n, f.note, f.note_zh))
             total += f.fan * n

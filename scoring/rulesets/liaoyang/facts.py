@@ -35,7 +35,7 @@ class WinnerHand:
 
     @memo_property
     def hun_count(self) -> int:
-        return sum(1 for t in self.physical if t == self.hun)
+        return self.physical.count(self.hun)
 
     @memo_property
     def is_open(self) -> bool:
@@ -66,6 +66,11 @@ class WinnerHand:
     @memo_property
     def meld_has_yaojiu(self) -> bool:
         return any(is_terminal_or_honor(t) for t in self.meld_tiles)
+
+    @memo_property
+    def meld_number_suits(self) -> frozenset[int]:
+        """The suits (0 万, 1 筒, 2 条) among the melds: what 三门齐 adds to a reading's."""
+        return frozenset(t // 9 for m in self.melds for t in m.tiles[:1] if t < 27)
 
 
 class Reading:

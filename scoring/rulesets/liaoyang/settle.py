@@ -32,7 +32,7 @@ def bao_count(winner_tiles: tuple[int, ...], bao_tile: int | None) -> int:
     """Each of the winner's physical tiles equal to the revealed tile is one 宝."""
     if bao_tile is None:
         return 0
-    return sum(1 for t in winner_tiles if t == bao_tile)
+    return winner_tiles.count(bao_tile)
 
 
 def pay(f_w: int, losers: list[tuple[int, int]], bao: int,

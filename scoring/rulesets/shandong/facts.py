@@ -8,7 +8,7 @@ from scoring.engine import Decomposition
 from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import HandRecord, Meld, Win
-from scoring.tiles import Tile, suit_of
+from scoring.tiles import SUIT_OF, Tile
 
 
 @fast_init
@@ -44,7 +44,7 @@ class WinFacts:
     @memo_property
     def suits(self) -> frozenset[int]:
         """The suits of :attr:`tiles` (3: honors)."""
-        return frozenset(suit_of(t) for t in self.tiles)
+        return frozenset(map(SUIT_OF.__getitem__, self.tiles))
 
     @property
     def chows(self) -> list[Tile]:

@@ -13,7 +13,9 @@ from scoring.engine import Decomposition, counts_of, decompositions, is_seven_pa
 from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import Context, HandRecord, Meld, Win
-from scoring.tiles import Tile, is_flower, is_honor, suit_of
+from scoring.tiles import HONOR_KINDS, SUIT_OF, Tile, is_flower
+
+_HONOR_SUIT = frozenset({3})  # suit_of an honor
 
 
 @fast_init
@@ -33,7 +35,7 @@ class HandFacts:
         seat = record.seats[win.seat]
         return cls(win.seat, seat.concealed, seat.melds, seat.flowers, win, record.context)
 
-    @property
+    @memo_property
     def by_flowers(self) -> bool:
         """八花齐: the winning tile is the eighth flower."""
         return is_flower(self.win.tile)
@@ -46,15 +48,15 @@ class HandFacts:
     @memo_property
     def suits(self) -> frozenset[int]:
         """Suits present among the playing tiles: 0 万, 1 筒, 2 条 (honors not included)."""
-        return frozenset(suit_of(t) for t in self.tiles if not is_honor(t))
+        return frozenset(map(SUIT_OF.__getitem__, self.tiles)) - _HONOR_SUIT
 
     @memo_property
     def has_honors(self) -> bool:
-        return any(is_honor(t) for t in self.tiles)
+        return not HONOR_KINDS.isdisjoint(self.tiles)
 
     @memo_property
     def all_honors(self) -> bool:
-        return bool(self.tiles) and all(is_honor(t) for t in self.tiles)
+        return bool(self.tiles) and HONOR_KINDS.issuperset(self.tiles)
 
     @memo_property
     def readings(self) -> tuple[Decomposition, ...]:
@@ -90,4 +92,5 @@ class HandFacts:
 
     def concealed_triplets(self) -> list[Tile]:
         """Honor kinds standing three times in the concealed part (a 刻 that earns 花)."""
-        return sorted({t for t in self.concealed if is_honor(t) and self.concealed.count(t) == 3})
+        return sorted({t for t in self.concealed
+                       if t in HONOR_KINDS and self.concealed.count(t) == 3})

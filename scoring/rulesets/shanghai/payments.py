@@ -101,14 +101,17 @@ def apply_hand_cap(transfers: list[Transfer], cap: int) -> tuple[list[Transfer],
         return [], []
     refunds: list[Transfer] = []
     items: list[Item] = []
+    totals = [0, 0, 0, 0]
+    for t in transfers:
+        totals[t.payer] += int(t.amount)
     for payer in range(4):
+        total = totals[payer]
+        if total <= cap:
+            continue
         owed = [0, 0, 0, 0]
         for t in transfers:
             if t.payer == payer:
                 owed[t.payee] += int(t.amount)
-        total = sum(owed)
-        if total <= cap:
-            continue
         paid = [o * cap // total for o in owed]
         order = [(payer + k) % 4 for k in range(1, 4) if owed[(payer + k) % 4] > 0]
         left = cap - sum(paid)
