@@ -21,6 +21,7 @@ from scoring.memo import memo_property
 from scoring.rulesets.registry import check_fields, is_known, known_rulesets, typed_options
 from scoring.tiles import (
     FLOWERS,
+    MEMO_LENGTH,
     NUM_KINDS,
     NUM_TILES,
     TILE_NAMES,
@@ -28,6 +29,7 @@ from scoring.tiles import (
     format_tiles,
     is_flower,
     parse_tiles,
+    parsed_short,
     parsed_tiles,
 )
 
@@ -116,7 +118,7 @@ class Seat:
 
     @property
     def is_open(self) -> bool:
-        return any(m.is_claimed for m in self.melds)
+        return any([m.is_claimed for m in self.melds])
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -375,6 +377,7 @@ def _one_tile(value: Any, where: str, key: str = "") -> Tile:
 
 
 _SEAT_AT = tuple(f"seats[{k}]" for k in range(4))
+_PLAIN_SEAT_KEYS = frozenset({"concealed", "melds", "flowers"})
 #: a flower named alone, as records list them (``"f1"``, ``"梅"``): read without the parser
 _FLOWER_NAMED = {name: parsed_tiles(name)[0]
                  for name in (*TILE_NAMES[NUM_KINDS:], *"梅兰蘭菊竹春夏秋冬")}
@@ -384,11 +387,17 @@ def _parse_seat(raw: Any, k: int) -> Seat:
     where = _SEAT_AT[k]
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise RecordError("must be an object", where)
-    if not raw.keys() <= _SEAT_KEYS:
+    plain = raw.keys() <= _PLAIN_SEAT_KEYS  # the usual seat: no ready, declared or 混 field
+    if not plain and not raw.keys() <= _SEAT_KEYS:
         _no_unknown(raw, _SEAT_KEYS, where)
     get = raw.get
     concealed_text = get("concealed", "")
-    concealed = _tiles(concealed_text, where, "concealed")
+    try:  # (the parser directly for a string: the helper only to name the field)
+        concealed = (parsed_short(concealed_text) if type(concealed_text) is str
+                     and len(concealed_text) <= MEMO_LENGTH
+                     else _tiles(concealed_text, where, "concealed"))
+    except TileError:
+        concealed = _tiles(concealed_text, where, "concealed")
     if concealed and max(concealed) >= NUM_KINDS:
         t = next(t for t in concealed if t >= NUM_KINDS)
         raise RecordError(f"flower {TILE_NAMES[t]} belongs in flowers, not in the hand",
@@ -423,6 +432,9 @@ def _parse_seat(raw: Any, k: int) -> Seat:
     if flowers and not (min(flowers) >= NUM_KINDS and max(flowers) < NUM_TILES):
         t = next(t for t in flowers if not is_flower(t))
         raise RecordError(f"{TILE_NAMES[t]} is not a flower", f"{where}.flowers")
+    if plain:
+        return Seat(concealed, melds, flowers, False, None, 0, concealed_text, flowers_form,
+                    frozenset(raw))
     declared = get("declared")
     if declared is not None and declared not in DECLARATIONS:
         raise RecordError(f"must be one of {', '.join(DECLARATIONS)}, got {declared!r}",
@@ -454,7 +466,11 @@ def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
         raise RecordError(f"must be one of {', '.join(MELD_TYPES)}, got {mtype!r}",
                           f"{where}.type")
     text = get("tiles")
-    tiles = _tiles(text, where, "tiles")
+    try:  # (the parser directly for a string: the helper only to name the field)
+        tiles = (parsed_short(text) if type(text) is str and len(text) <= MEMO_LENGTH
+                 else _tiles(text, where, "tiles"))
+    except TileError:
+        tiles = _tiles(text, where, "tiles")
     if mtype == "chow":
         if tiles not in _RUNS:
             _bad_meld_tiles(mtype, text, tiles, where)
@@ -491,6 +507,9 @@ def _bad_meld_tiles(mtype: str, text: str, tiles: tuple[Tile, ...], where: str) 
     raise RecordError(f"{text!r} is not {size} identical tiles", f"{where}.tiles")
 
 
+_PLAIN_WIN_KEYS = frozenset({"seat", "tile", "by", "from"})
+
+
 def _parse_win(raw: Any, i: int) -> Win:
     where = f"wins[{i}]"
     if type(raw) is not dict and not isinstance(raw, Mapping):
@@ -518,6 +537,11 @@ def _parse_win(raw: Any, i: int) -> Win:
                      else _seat_number(from_raw, where, "from"))
         if from_seat == seat:
             raise RecordError("a player cannot win on its own discard or kong", f"{where}.from")
+    if raw.keys() <= _PLAIN_WIN_KEYS:  # no replacement, kong feeder or flag
+        if tile >= NUM_KINDS and by != "self_draw":
+            raise RecordError("a flower can only be won by self-draw (八花齐)", f"{where}.tile")
+        return Win(seat, tile, by, from_seat, None, None, False, False, False, str(tile_text),
+                   frozenset(raw))
     replacement = get("replacement")
     if replacement is not None:
         if replacement not in REPLACEMENTS:
@@ -690,6 +714,8 @@ def validate_counts(record: HandRecord) -> None:
     if len(discard_wins) > 1:
         # the one discarded tile sits in every winner's hand: count it once
         counts[discard_wins[0].tile] -= len(discard_wins) - 1
+        if max(counts[:NUM_KINDS]) <= 4 and max(counts[NUM_KINDS:]) <= 1:
+            return
     for tile, n in enumerate(counts):
         limit = 1 if is_flower(tile) else 4
         if n > limit:

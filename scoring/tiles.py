@@ -173,6 +173,10 @@ def _parse(text: str) -> tuple[Tile, ...]:
 
 
 _parse_memo = memoised(maxsize=4096)(_parse)
+#: :func:`parsed_tiles` for text of at most ``MEMO_LENGTH`` characters (the caller checked the
+#: length): the record parser's many tile strings skip a Python call each
+parsed_short = _parse_memo
+MEMO_LENGTH = _MEMO_LENGTH
 
 
 def format_tiles(tiles: Iterable[Tile], sort: bool = False) -> str:

@@ -31,7 +31,7 @@ class WinnerHand:
     @memo_property
     def physical(self) -> tuple[Tile, ...]:
         """Every tile as it lies on the table (a 混 counts as its own face)."""
-        return (*self.concealed, *(t for m in self.melds for t in m.tiles))
+        return (*self.concealed, *[t for m in self.melds for t in m.tiles])
 
     @memo_property
     def hun_count(self) -> int:
@@ -44,7 +44,7 @@ class WinnerHand:
 
     @memo_property
     def meld_tiles(self) -> tuple[Tile, ...]:
-        return tuple(t for m in self.melds for t in m.tiles)
+        return tuple([t for m in self.melds for t in m.tiles])
 
     @memo_property
     def has_chow_meld(self) -> bool:
@@ -70,7 +70,7 @@ class WinnerHand:
     @memo_property
     def meld_number_suits(self) -> frozenset[int]:
         """The suits (0 万, 1 筒, 2 条) among the melds: what 三门齐 adds to a reading's."""
-        return frozenset(t // 9 for m in self.melds for t in m.tiles[:1] if t < 27)
+        return frozenset([t // 9 for m in self.melds for t in m.tiles[:1] if t < 27])
 
 
 class Reading:
@@ -108,7 +108,7 @@ class Reading:
         """Every tile as read: the concealed groups with substitutions, then the melds (built
         only when a requirement needs it)."""
         if self._tiles is None:
-            self._tiles = (*(t for g in self.decomposition.groups for t in g.tiles),
+            self._tiles = (*[t for g in self.decomposition.groups for t in g.tiles],
                            *self.hand.meld_tiles)
         return self._tiles
 

@@ -108,7 +108,7 @@ class LiaoyangRuleset(Ruleset):
         """The 混 discarded (``hun_discarded``) are physical copies too: with those shown in
         hands, melds and as the 宝 tile they are at most 4 (a discarded 混 won by another
         player counts once)."""
-        discarded = sum(s.hun_discarded for s in record.seats)
+        discarded = sum([s.hun_discarded for s in record.seats])
         if not discarded:
             return
         shown = sum(1 for s in record.seats for t in s.all_tiles() if t == hun)
@@ -129,7 +129,7 @@ class LiaoyangRuleset(Ruleset):
         ind = record.context.indicator
         hun = hun_of(ind) if ind is not None else None
         jiqiang = jiqiang_of(ind) if ind is not None else frozenset()
-        hun_discarded = sum(s.hun_discarded for s in record.seats)
+        hun_discarded = sum([s.hun_discarded for s in record.seats])
         details: dict[str, Any] = {
             "indicator": TILE_NAMES[ind] if ind is not None else None,
             "hun": TILE_NAMES[hun] if hun is not None else None,
@@ -154,8 +154,8 @@ class LiaoyangRuleset(Ruleset):
         items: list[Item] = []
         loser_details = []
         for (lo, l_items, f_i), p in zip(loser_items, payments, strict=True):
-            items.extend(Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}",
-                              f"{lo.seat}号座位：{i.note_zh}") for i in l_items)
+            items += [Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}",
+                           f"{lo.seat}号座位：{i.note_zh}") for i in l_items]
             loser_details.append({"seat": lo.seat, "f_i": f_i,
                                   "fans": [f"{i.name} {i.value}" for i in l_items],
                                   "raw": p.raw, "pays": p.total})
@@ -171,7 +171,7 @@ class LiaoyangRuleset(Ruleset):
             "hun_stood_for": _names(reading.substitutions),
             "readings_tried": ev.readings_tried,
         }
-        share = sum(p.total for p in payments)
+        share = sum([p.total for p in payments])
         win_score = WinScore(w.seat, self._pattern(ev.reading), list(ev.items), share,
                              details=win_details)
         next_dealer = record.dealer if w.seat == record.dealer else (record.dealer + 1) % 4
@@ -198,7 +198,7 @@ class LiaoyangRuleset(Ruleset):
     @staticmethod
     def _losers(record: HandRecord, w: Win, jiqiang: frozenset[Tile]) -> list[LoserSeat]:
         seats = [k for k in range(4) if k != w.seat]
-        all_closed = all(not record.seats[k].is_open for k in seats)
+        all_closed = all([not record.seats[k].is_open for k in seats])
         return [LoserSeat(seat=k, melds=record.seats[k].melds, is_dealer=k == record.dealer,
                           dealt_in=w.by != "self_draw" and w.from_seat == k,
                           after_kong=w.by == "discard" and w.discarder_after_kong

@@ -41,7 +41,7 @@ def pay(f_w: int, losers: list[tuple[int, int]], bao: int,
     bao_each = options.bao_points * bao
     inside = bao_each if options.bao_inside_cap else 0
     raws = [(seat, f_i, options.base * 2 ** (f_w + f_i)) for seat, f_i in losers]
-    yao = bool(raws) and all(raw + inside >= options.di for _, _, raw in raws)
+    yao = bool(raws) and all([raw + inside >= options.di for _, _, raw in raws])
     out = []
     for seat, f_i, raw in raws:
         amount = 2 * options.di if yao else min(raw + inside, options.di)

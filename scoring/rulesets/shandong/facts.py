@@ -26,8 +26,8 @@ class WinFacts:
     @classmethod
     def of(cls, record: HandRecord, win: Win, reading: Decomposition) -> WinFacts:
         seat = record.seats[win.seat]
-        others = any(m.is_kong for k, s in enumerate(record.seats) if k != win.seat
-                     for m in s.melds)
+        others = any([m.is_kong for k, s in enumerate(record.seats) if k != win.seat
+                      for m in s.melds])
         return cls(win=win, is_dealer=win.seat == record.dealer, concealed=seat.concealed,
                    melds=seat.melds, reading=reading, others_kong=others)
 
@@ -39,7 +39,7 @@ class WinFacts:
     @memo_property
     def tiles(self) -> tuple[Tile, ...]:
         """Every tile of the hand, kongs with all four (flowers are not tiles of the hand)."""
-        return (*self.concealed, *(t for m in self.melds for t in m.tiles))
+        return (*self.concealed, *[t for m in self.melds for t in m.tiles])
 
     @memo_property
     def suits(self) -> frozenset[int]:
@@ -56,5 +56,5 @@ class WinFacts:
     def is_all_pungs(self) -> bool:
         """Four pungs or kongs + the pair (碰碰和); seven pairs is not this shape."""
         return (self.reading.shape == "standard"
-                and all(g.kind == "pung" for g in self.reading.sets)
-                and all(m.type != "chow" for m in self.melds))
+                and all([g.kind == "pung" for g in self.reading.sets])
+                and all([m.type != "chow" for m in self.melds]))

@@ -59,7 +59,7 @@ def _share_for(pattern: Pattern, hand: HandFacts, options: Mapping[str, Any]) ->
     if pattern.fan is None:
         base = int(options["base"])
         flowers = flower_items(hand)
-        hua = sum(int(i.value) for i in flowers)
+        hua = sum([int(i.value) for i in flowers])
         value = base + hua
         parts = (Item("底", base, "point", "the base (option base)", "底分（选项 base）"),
                  *flowers)

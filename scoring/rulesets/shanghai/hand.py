@@ -43,7 +43,7 @@ class HandFacts:
     @memo_property
     def tiles(self) -> tuple[Tile, ...]:
         """Every playing tile the winner shows (kongs with all four)."""
-        return (*self.concealed, *(t for m in self.melds for t in m.tiles))
+        return (*self.concealed, *[t for m in self.melds for t in m.tiles])
 
     @memo_property
     def suits(self) -> frozenset[int]:
@@ -72,9 +72,9 @@ class HandFacts:
     @memo_property
     def all_pungs(self) -> bool:
         """碰碰胡 shape: some reading whose sets are all pungs, and no chow among the melds."""
-        if any(m.type == "chow" for m in self.melds):
+        if any([m.type == "chow" for m in self.melds]):
             return False
-        return any(all(g.kind == "pung" for g in r.sets) for r in self.readings)
+        return any([all([g.kind == "pung" for g in r.sets]) for r in self.readings])
 
     @property
     def is_seven_pairs(self) -> bool:
@@ -84,7 +84,7 @@ class HandFacts:
     @property
     def menqing(self) -> bool:
         """门清: no 吃, 碰, 明杠 or 补杠 (a 暗杠 keeps the hand closed)."""
-        return not any(m.is_claimed for m in self.melds)
+        return not any([m.is_claimed for m in self.melds])
 
     def laid_down(self, count_concealed_kong: bool) -> int:
         """Melds on the table, for 大吊车."""
