@@ -61,9 +61,12 @@ class LiaoyangRuleset(Ruleset):
 
     def validate(self, record: HandRecord) -> None:
         """What the Liaoyang spec forbids beyond the common record format."""
-        opts = self.opts(record)
         ind = record.context.indicator
-        hun = hun_of(ind) if ind is not None else None
+        self._check(record, self.opts(record), hun_of(ind) if ind is not None else None)
+
+    def _check(self, record: HandRecord, opts: LiaoyangOptions, hun: Tile | None) -> None:
+        """:meth:`validate` with the house rules and the 混 already read (by :meth:`score`)."""
+        ind = record.context.indicator
         for k, seat in enumerate(record.seats):
             if seat.flowers:
                 raise RecordError("Liaoyang is played without flowers", f"seats[{k}].flowers")
@@ -124,10 +127,10 @@ class LiaoyangRuleset(Ruleset):
     def score(self, record: HandRecord) -> Settlement:
         """Settle a hand; re-runs :meth:`validate` so callers that skip it (the match engine)
         still get the Liaoyang record checks."""
-        self.validate(record)
         opts = self.opts(record)
         ind = record.context.indicator
         hun = hun_of(ind) if ind is not None else None
+        self._check(record, opts, hun)
         jiqiang = jiqiang_of(ind) if ind is not None else frozenset()
         hun_discarded = sum([s.hun_discarded for s in record.seats])
         details: dict[str, Any] = {
@@ -199,11 +202,11 @@ class LiaoyangRuleset(Ruleset):
     def _losers(record: HandRecord, w: Win, jiqiang: frozenset[Tile]) -> list[LoserSeat]:
         seats = [k for k in range(4) if k != w.seat]
         all_closed = all([not record.seats[k].is_open for k in seats])
-        return [LoserSeat(seat=k, melds=record.seats[k].melds, is_dealer=k == record.dealer,
-                          dealt_in=w.by != "self_draw" and w.from_seat == k,
-                          after_kong=w.by == "discard" and w.discarder_after_kong
-                          and w.from_seat == k,
-                          all_losers_closed=all_closed, jiqiang=jiqiang)
+        fed_by = w.from_seat if w.by != "self_draw" else None  # 点炮 (or robbed)
+        after_kong = w.by == "discard" and w.discarder_after_kong
+        # LoserSeat(seat, melds, is_dealer, dealt_in, after_kong, all_losers_closed, jiqiang)
+        return [LoserSeat(k, record.seats[k].melds, k == record.dealer, fed_by == k,
+                          after_kong and w.from_seat == k, all_closed, jiqiang)
                 for k in seats]
 
     # ------------------------------------------------------------ table procedure
