@@ -268,6 +268,8 @@ def _flowers_for(form: Any, flowers: tuple[Tile, ...]) -> Any:
 
 def load_record(source: str | bytes | Mapping[str, Any]) -> HandRecord:
     """Parse JSON text or a decoded object into a validated :class:`HandRecord`."""
+    if type(source) is dict:  # decoded already: the common case, decided in one test
+        return parse_record(source)
     data = load_json(source) if isinstance(source, str | bytes) else source
     return parse_record(data)
 

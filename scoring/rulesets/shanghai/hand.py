@@ -65,7 +65,7 @@ class HandFacts:
             return ()
         return tuple(decompositions(self.concealed, seven_pairs=False))
 
-    @property
+    @memo_property
     def has_shape(self) -> bool:
         return bool(self.readings)
 
