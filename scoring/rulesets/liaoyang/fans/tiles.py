@@ -3,6 +3,9 @@ for), and 2或8掌 (the pair as read)."""
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import eq
+
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading
 from scoring.rulesets.liaoyang.fans.base import LoserFan, WinnerFan
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
@@ -15,10 +18,19 @@ class SiGuiYi(WinnerFan):
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         hand = reading.hand
-        kongs = {m.kind for m in hand.melds if m.is_kong}
-        natural = [t for t in hand.concealed if t != hand.hun]
-        natural += [t for m in hand.melds if not m.is_kong for t in m.tiles]
-        return sum(1 for t in set(natural) if t not in kongs and natural.count(t) == 4)
+        hun = hand.hun  # a 混 in the hand is not natural; one in a meld is its own face
+        natural = ([t for t in hand.concealed if t != hun] if hun in hand.concealed
+                   else list(hand.concealed))
+        kongs: set[int] = set()
+        for m in hand.melds:
+            if m.is_kong:
+                kongs.add(m.kind)
+            else:
+                natural += m.tiles
+        natural.sort()
+        # sorted, a kind held 4 times starts a run where a tile equals the one 3 places on
+        held_four = set(compress(natural, map(eq, natural, natural[3:])))
+        return sum(1 for t in held_four if t not in kongs and natural.count(t) == 4)
 
 
 class SuHu(WinnerFan):
