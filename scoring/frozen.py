@@ -34,7 +34,7 @@ def fast_init(cls: T) -> T:
     if "__slots__" in cls.__dict__ or hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__}: fast_init needs a __dict__ and no __post_init__")
     found = fields(cls)
-    if len(found) != len(cls.__dataclass_fields__) or not all(f.init for f in found):
+    if len(found) != len(vars(cls)["__dataclass_fields__"]) or not all(f.init for f in found):
         raise TypeError(f"{cls.__name__}: fast_init takes init fields only (no InitVar)")
     # the generated names cannot clash with a field (a field named ``d`` once did)
     names: dict[str, Any] = {"__fast_factory": _FACTORY}
@@ -60,7 +60,8 @@ def fast_init(cls: T) -> T:
     init = names["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
-    init.__doc__ = cls.__init__.__doc__
-    init.__annotations__ = dict(cls.__init__.__annotations__)
+    generated = vars(cls)["__init__"]  # the dataclass's own, replaced below
+    init.__doc__ = generated.__doc__
+    init.__annotations__ = dict(generated.__annotations__)
     cls.__init__ = init  # type: ignore[misc]
     return cls

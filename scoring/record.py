@@ -284,7 +284,7 @@ def parse_record(data: Any) -> HandRecord:
         raise RecordError("a hand record is a JSON object")
     if not data.keys() <= _TOP_KEYS:
         _no_unknown(data, _TOP_KEYS, "")
-    get = data.get
+    get: Any = data.get  # (a JSON object's values are Any, checked below)
     ruleset = get("ruleset")
     if not is_known(ruleset):
         raise RecordError(f"unknown ruleset {ruleset!r}; known: {', '.join(known_rulesets())}",
@@ -392,7 +392,7 @@ def _parse_seat(raw: Any, k: int) -> Seat:
     plain = raw.keys() <= _PLAIN_SEAT_KEYS  # the usual seat: no ready, declared or 混 field
     if not plain and not raw.keys() <= _SEAT_KEYS:
         _no_unknown(raw, _SEAT_KEYS, where)
-    get = raw.get
+    get: Any = raw.get
     concealed_text = get("concealed", "")
     try:  # (the parser directly for a string: the helper only to name the field)
         concealed = (parsed_short(concealed_text) if type(concealed_text) is str
@@ -462,7 +462,7 @@ def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
         raise RecordError("must be an object", where)
     if not raw.keys() <= _MELD_KEYS:
         _no_unknown(raw, _MELD_KEYS, where)
-    get = raw.get
+    get: Any = raw.get
     mtype = get("type")
     if mtype not in MELD_TYPES:
         raise RecordError(f"must be one of {', '.join(MELD_TYPES)}, got {mtype!r}",
@@ -518,7 +518,7 @@ def _parse_win(raw: Any, i: int) -> Win:
         raise RecordError("must be an object", where)
     if not raw.keys() <= _WIN_KEYS:
         _no_unknown(raw, _WIN_KEYS, where)
-    get = raw.get
+    get: Any = raw.get
     seat = get("seat")
     if type(seat) is not int or not 0 <= seat <= 3:
         seat = _seat_number(seat, where, "seat")
@@ -579,7 +579,7 @@ def _parse_context(raw: Any) -> Context:
         raise RecordError("must be an object", "context")
     if not raw.keys() <= _CONTEXT_KEYS:
         _no_unknown(raw, _CONTEXT_KEYS, "context")
-    get = raw.get
+    get: Any = raw.get
     dice = get("dice")
     if dice is not None:
         if (not isinstance(dice, list) or len(dice) != 2

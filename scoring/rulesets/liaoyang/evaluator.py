@@ -24,6 +24,7 @@ from scoring.settlement import Item
 
 _PER_READING = tuple(f for f in WINNER_FANS if f.per_reading)
 _PER_READING_FAN = tuple(f.fan for f in _PER_READING)
+_WINNER_PLAN = tuple((f, f.per_reading, f.fan) for f in WINNER_FANS)  # read once, not per hand
 
 
 @fast_init
@@ -68,11 +69,11 @@ def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluat
     items: list[Item] = []
     total = 0
     per_reading = iter(best_times)  # the best reading's counts, in _PER_READING's order
-    for f in WINNER_FANS:
-        n = next(per_reading) if f.per_reading else f.times(best, options)
+    for f, per, fan in _WINNER_PLAN:
+        n = next(per_reading) if per else f.times(best, options)
         if n:
-            items.append(_item(f.name, f.fan, n, f.note, f.note_zh))
-            total += f.fan * n
+            items.append(_item(f.name, fan, n, f.note, f.note_zh))
+            total += fan * n
     return WinnerEvaluation(best, tuple(items), total, len(all_readings))
 
 
