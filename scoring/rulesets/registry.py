@@ -100,9 +100,13 @@ def typed_options(name: str, overrides: Mapping[str, Any]) -> Any:
     An option of another ruleset is refused naming that ruleset; settings under which nothing
     could be paid are refused by the ruleset's own check.
     """
-    if not is_known(name):
-        ruleset_options(name)  # an unknown ruleset is refused, naming the known ones
-    kind = _options_type(name)
+    # a built-in ruleset already asked once: its type straight from the table
+    kind = (_OPTION_TYPES.get(name) if type(name) is str and name not in _REGISTERED
+            else None)
+    if kind is None:
+        if not is_known(name):
+            ruleset_options(name)  # an unknown ruleset is refused, naming the known ones
+        kind = _options_type(name)
     try:
         if kind is not None:
             return kind.from_mapping(overrides)

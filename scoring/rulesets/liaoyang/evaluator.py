@@ -16,6 +16,7 @@ from scoring.engine import decompositions
 from scoring.errors import InvalidHand
 from scoring.frozen import fast_init
 from scoring.memo import memoised
+from scoring.record import Meld
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
 from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
@@ -91,10 +92,23 @@ def _closest_failure(all_readings: list[Reading]) -> str:
     return closest[0]
 
 
-@memoised(maxsize=1024)
 def evaluate_loser(loser: LoserSeat, options: LiaoyangOptions) -> tuple[tuple[Item, ...], int]:
     """This loser's items and f_i (remembered: most losers show few melds or none, so the same
-    seats come back hand after hand)."""
+    seats come back hand after hand). The memo is keyed on the loser's fields as plain tuples,
+    which hash and compare in C, not on the dataclasses themselves."""
+    melds = tuple([(m.type, m.tiles, m.from_seat, m.text)
+                   for m in loser.melds]) if loser.melds else ()
+    return _remembered_loser(loser.seat, melds, loser.is_dealer, loser.dealt_in,
+                             loser.after_kong, loser.all_losers_closed, loser.jiqiang, options)
+
+
+@memoised(maxsize=1024)
+def _remembered_loser(seat: int, melds: tuple[tuple[str, tuple[int, ...], int | None, str], ...],
+                      is_dealer: bool, dealt_in: bool, after_kong: bool, all_closed: bool,
+                      jiqiang: frozenset[int], options: LiaoyangOptions,
+                      ) -> tuple[tuple[Item, ...], int]:
+    loser = LoserSeat(seat, tuple([Meld(*m) for m in melds]), is_dealer, dealt_in, after_kong,
+                      all_closed, jiqiang)
     items: list[Item] = []
     total = 0
     for f in LOSER_FANS:
