@@ -372,6 +372,10 @@ def _at(where: str, key: str) -> str:
 
 
 def _one_tile(value: Any, where: str, key: str = "") -> Tile:
+    if type(value) is str:
+        tile = _TILE_NAMED.get(value)
+        if tile is not None:  # a tile's own name ("5m", "E", "f1"): no parsing
+            return tile
     tiles = _tiles(value, where, key)
     if len(tiles) != 1:
         raise RecordError(f"must be exactly one tile, got {value!r}", _at(where, key))
@@ -383,6 +387,8 @@ _PLAIN_SEAT_KEYS = frozenset({"concealed", "melds", "flowers"})
 #: a flower named alone, as records list them (``"f1"``, ``"梅"``): read without the parser
 _FLOWER_NAMED = {name: parsed_tiles(name)[0]
                  for name in (*TILE_NAMES[NUM_KINDS:], *"梅兰蘭菊竹春夏秋冬")}
+#: any tile by its own name (a winning tile, an indicator), as the parser reads it
+_TILE_NAMED = {name: parsed_tiles(name)[0] for name in TILE_NAMES} | _FLOWER_NAMED
 
 
 def _parse_seat(raw: Any, k: int) -> Seat:

@@ -45,10 +45,13 @@ def _contract_extras(record: HandRecord, w: Win, u: int, selfdraw_shares: int) -
     On a self-draw the partner pays ``selfdraw_shares`` U in all ("若自摸記分時承包者付5份點數"):
     its normal U plus the rest as the extra.
     """
+    bound = partners(record, w.seat)
+    if not bound:
+        return []  # the usual hand: no 承包
     extra = selfdraw_shares - 1
     out: list[Transfer] = []
     winners = set(record.winners)
-    for partner, n in sorted(partners(record, w.seat).items()):
+    for partner, n in sorted(bound.items()):
         times = f" × {n} contracts" if n > 1 else ""
         times_zh = f" × {n} 个承包" if n > 1 else ""
         if w.by == "self_draw":
