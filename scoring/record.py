@@ -307,7 +307,8 @@ def parse_record(data: Any) -> HandRecord:
     wins_raw = get("wins", _NO_WINS)
     if not isinstance(wins_raw, list):
         raise RecordError("must be a list", "wins")
-    wins = tuple([_parse_win(w, i) for i, w in enumerate(wins_raw)]) if wins_raw else ()
+    wins = ((_parse_win(wins_raw[0], 0),) if len(wins_raw) == 1  # (the usual: one winner)
+            else tuple([_parse_win(w, i) for i, w in enumerate(wins_raw)]))
     context = _parse_context(get("context", _NO_OPTIONS))
     own = dict(options)
     record = HandRecord(ruleset, dealer, seats, outcome, wins,  # type: ignore[arg-type]
@@ -660,7 +661,7 @@ def _check_wins(record: HandRecord) -> None:
     for i, w in enumerate(wins):
         if w.replacement is not None or w.kong_fed_by is not None or w.by == "rob_kong":
             _check_win_source(record, w, f"wins[{i}]")
-    winners = [w.seat for w in wins]
+    winners = [w.seat for w in wins] if len(wins) > 1 else (wins[0].seat,)
     for k in range(4):
         seat = seats[k]
         if k in winners or not seat.concealed:
@@ -708,7 +709,8 @@ def validate_counts(record: HandRecord) -> None:
         shown.append(context.indicator)
     if context.bao_tile is not None:
         shown.append(context.bao_tile)
-    discard_wins = [w for w in record.wins if w.by != "self_draw"]
+    wins = record.wins
+    discard_wins = [w for w in wins if w.by != "self_draw"] if len(wins) > 1 else wins
     if len(discard_wins) <= 1:
         # sorted, a fifth copy of a kind sits 4 places after the first (a flower: 1 place)
         shown.sort()
