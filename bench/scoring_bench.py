@@ -25,6 +25,13 @@ Main 0775fdd: 0.0176 and 0.0190. After the speed work of branch rules22 (memoise
 readings and tile strings, fewer calls in parsing, per-object facts without 3.11's lock): 0.0266,
 0.0280, 0.0269 in three runs (8,800-9,400 records/s against 313k-354k/s), cold 0.0209-0.0213;
 the target is not reached (about 1.9x the recorded ratio, 1.5x main's, 1.15x cold).
+Branch speed20 (frozen dataclasses filled through their __dict__, parsing and record checks
+written for the valid record, tile tables built at import, fewer Python frames in the three
+rulesets; no new cache): seven runs alternated with main fdfdb2a's on the same loaded machine
+gave 0.0419..0.0493, median 0.0437, against 0.0290..0.0350, median 0.0319 (run by run 1.29x to
+1.48x, median 1.41x); cold 0.027..0.032 against 0.022..0.027; callgrind counts 852k -> 582k
+instructions per scored record. The target (3x 0.0145 = 0.0435) is met only just: 3 of the 7
+runs fell below it.
 Each of 9 rounds times both libraries back to back (best of 2 each); the median round's ratio is
 printed, with the range, so a burst of load on a busy machine shows up as spread, not as a trend.
 """

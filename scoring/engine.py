@@ -174,16 +174,21 @@ def _seven_pairs_need(counts: Sequence[int], four_as_two_pairs: bool) -> int:
 
 
 def _split(tiles: Iterable[Tile], wildcards: frozenset[Tile]) -> tuple[list[int], int]:
+    """Counts of the natural tiles by kind, and how many wildcards (the range checked once, by
+    ``min``/``max``, and the wildcards taken out of the counts afterwards)."""
+    seq = tiles if type(tiles) is tuple or type(tiles) is list else list(tiles)
+    if seq and not (min(seq) >= 0 and max(seq) < NUM_KINDS):
+        t = next(t for t in seq if not 0 <= t < NUM_KINDS)
+        raise TileError(f"{TILE_NAMES[t] if 0 <= t < len(TILE_NAMES) else t} "
+                        "cannot be part of a winning shape")
     counts = [0] * NUM_KINDS
+    for t in seq:
+        counts[t] += 1
     jokers = 0
-    for t in tiles:
-        if not 0 <= t < NUM_KINDS:
-            raise TileError(f"{TILE_NAMES[t] if 0 <= t < len(TILE_NAMES) else t} "
-                            "cannot be part of a winning shape")
-        if t in wildcards:
-            jokers += 1
-        else:
-            counts[t] += 1
+    for w in wildcards:
+        if 0 <= w < NUM_KINDS:
+            jokers += counts[w]
+            counts[w] = 0
     return counts, jokers
 
 

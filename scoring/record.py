@@ -6,23 +6,31 @@ record that fails. Ruleset-specific prohibitions are checked by the ruleset's ow
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import permutations
+from operator import eq
+from types import MappingProxyType
 from typing import Any
 
 from scoring.errors import RecordError, TileError
+from scoring.frozen import fast_init
 from scoring.jsonlimits import load_json
 from scoring.memo import memo_property
+from scoring.rulesets.registry import check_fields, is_known, known_rulesets, typed_options
 from scoring.tiles import (
     FLOWERS,
+    MEMO_LENGTH,
     NUM_KINDS,
+    NUM_TILES,
     TILE_NAMES,
     Tile,
     format_tiles,
     is_flower,
     parse_tiles,
+    parsed_short,
     parsed_tiles,
-    suit_of,
 )
 
 MELD_TYPES = ("chow", "pung", "exposed_kong", "added_kong", "concealed_kong")
@@ -40,6 +48,7 @@ _WIN_FLAGS = ("first_turn", "last_tiles", "discarder_after_kong")  # Win's flag 
 _CONTEXT_KEYS = {"huangzhuang_streak", "dice", "huangfan", "indicator", "bao_tile"}
 
 
+@fast_init
 @dataclass(frozen=True)
 class Meld:
     type: str
@@ -72,6 +81,7 @@ class Meld:
         return out
 
 
+@fast_init
 @dataclass(frozen=True)
 class Seat:
     concealed: tuple[Tile, ...] = ()
@@ -108,7 +118,7 @@ class Seat:
 
     @property
     def is_open(self) -> bool:
-        return any(m.is_claimed for m in self.melds)
+        return any([m.is_claimed for m in self.melds])
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -125,6 +135,7 @@ class Seat:
         return out
 
 
+@fast_init
 @dataclass(frozen=True)
 class Win:
     seat: int
@@ -161,6 +172,7 @@ class Win:
         return out
 
 
+@fast_init
 @dataclass(frozen=True)
 class Context:
     huangzhuang_streak: int = 0
@@ -187,6 +199,7 @@ class Context:
         return out
 
 
+@fast_init
 @dataclass(frozen=True)
 class HandRecord:
     ruleset: str
@@ -255,46 +268,59 @@ def _flowers_for(form: Any, flowers: tuple[Tile, ...]) -> Any:
 
 def load_record(source: str | bytes | Mapping[str, Any]) -> HandRecord:
     """Parse JSON text or a decoded object into a validated :class:`HandRecord`."""
+    if type(source) is dict:  # decoded already: the common case, decided in one test
+        return parse_record(source)
     data = load_json(source) if isinstance(source, str | bytes) else source
     return parse_record(data)
 
 
 def parse_record(data: Any) -> HandRecord:
-    """Validate every field of a decoded hand record; see :func:`validate_counts` for counts."""
-    if not _is_mapping(data):
-        raise RecordError("a hand record is a JSON object")
-    _no_unknown(data, _TOP_KEYS, "")
-    from scoring.rulesets.registry import check_fields, is_known, known_rulesets, typed_options
+    """Validate every field of a decoded hand record; see :func:`validate_counts` for counts.
 
-    ruleset = data.get("ruleset")
+    Each check is written for the valid record, the common case: a cheap test inline, the
+    helper that names the field only when the test fails (the record's many field names would
+    otherwise cost more than its parsing)."""
+    if type(data) is not dict and not isinstance(data, Mapping):
+        raise RecordError("a hand record is a JSON object")
+    if not data.keys() <= _TOP_KEYS:
+        _no_unknown(data, _TOP_KEYS, "")
+    get: Any = data.get  # (a JSON object's values are Any, checked below)
+    ruleset = get("ruleset")
     if not is_known(ruleset):
         raise RecordError(f"unknown ruleset {ruleset!r}; known: {', '.join(known_rulesets())}",
                           "ruleset")
-    options = data.get("options", {})
-    if not _is_mapping(options):
+    options = get("options", _NO_OPTIONS)
+    if type(options) is not dict and not isinstance(options, Mapping):
         raise RecordError("must be an object", "options")
     resolved = typed_options(ruleset, options)
-    dealer = _seat_number(data.get("dealer"), "dealer")
-    seats_raw = data.get("seats")
+    dealer = get("dealer")
+    if type(dealer) is not int or not 0 <= dealer <= 3:
+        dealer = _seat_number(dealer, "dealer")
+    seats_raw = get("seats")
     if not isinstance(seats_raw, list) or len(seats_raw) != 4:
         raise RecordError("must be a list of exactly 4 seats", "seats")
-    seats = tuple(_parse_seat(s, k) for k, s in enumerate(seats_raw))
-    outcome = data.get("outcome")
+    seats = (_parse_seat(seats_raw[0], 0), _parse_seat(seats_raw[1], 1),
+             _parse_seat(seats_raw[2], 2), _parse_seat(seats_raw[3], 3))
+    outcome = get("outcome")
     if outcome not in OUTCOMES:
         raise RecordError(f"must be one of {', '.join(OUTCOMES)}, got {outcome!r}", "outcome")
-    wins_raw = data.get("wins", [])
+    wins_raw = get("wins", _NO_WINS)
     if not isinstance(wins_raw, list):
         raise RecordError("must be a list", "wins")
-    wins = tuple(_parse_win(w, i) for i, w in enumerate(wins_raw))
-    context = _parse_context(data.get("context", {}))
+    wins = ((_parse_win(wins_raw[0], 0),) if len(wins_raw) == 1  # (the usual: one winner)
+            else tuple([_parse_win(w, i) for i, w in enumerate(wins_raw)]))
+    context = _parse_context(get("context", _NO_OPTIONS))
     own = dict(options)
-    record = HandRecord(ruleset=ruleset, dealer=dealer, seats=seats,  # type: ignore[arg-type]
-                        outcome=outcome, wins=wins, options=own, context=context,
-                        resolved_for=(own, resolved))
+    record = HandRecord(ruleset, dealer, seats, outcome, wins,  # type: ignore[arg-type]
+                        own, context, (own, resolved))
     _check_wins(record)
     validate_counts(record)
     check_fields(record)
     return record
+
+
+_NO_OPTIONS: Mapping[str, Any] = MappingProxyType({})  # a missing "options" or "context"
+_NO_WINS: list[Any] = []  # a missing "wins" (read only)
 
 
 def _is_mapping(value: Any) -> bool:
@@ -333,9 +359,8 @@ def _count(value: Any, where: str, key: str = "") -> int:
 
 
 def _tiles(value: Any, where: str, key: str = "") -> tuple[Tile, ...]:
-    """The tiles of a tile string; the field ``where.key`` is named (built) only for an error:
-    the record's many field names would otherwise cost more than its parsing."""
-    if not isinstance(value, str):
+    """The tiles of a tile string; the field ``where.key`` is named (built) only for an error."""
+    if type(value) is not str and not isinstance(value, str):
         raise RecordError(f"must be a tile string, got {value!r}", _at(where, key))
     try:
         return parsed_tiles(value)
@@ -348,25 +373,45 @@ def _at(where: str, key: str) -> str:
 
 
 def _one_tile(value: Any, where: str, key: str = "") -> Tile:
+    if type(value) is str:
+        tile = _TILE_NAMED.get(value)
+        if tile is not None:  # a tile's own name ("5m", "E", "f1"): no parsing
+            return tile
     tiles = _tiles(value, where, key)
     if len(tiles) != 1:
         raise RecordError(f"must be exactly one tile, got {value!r}", _at(where, key))
     return tiles[0]
 
 
+_SEAT_AT = tuple(f"seats[{k}]" for k in range(4))
+_PLAIN_SEAT_KEYS = frozenset({"concealed", "melds", "flowers"})
+#: a flower named alone, as records list them (``"f1"``, ``"梅"``): read without the parser
+_FLOWER_NAMED = {name: parsed_tiles(name)[0]
+                 for name in (*TILE_NAMES[NUM_KINDS:], *"梅兰蘭菊竹春夏秋冬")}
+#: any tile by its own name (a winning tile, an indicator), as the parser reads it
+_TILE_NAMED = {name: parsed_tiles(name)[0] for name in TILE_NAMES} | _FLOWER_NAMED
+
+
 def _parse_seat(raw: Any, k: int) -> Seat:
-    where = f"seats[{k}]"
-    if not _is_mapping(raw):
+    where = _SEAT_AT[k]
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise RecordError("must be an object", where)
-    _no_unknown(raw, _SEAT_KEYS, where)
-    get = raw.get
+    plain = raw.keys() <= _PLAIN_SEAT_KEYS  # the usual seat: no ready, declared or 混 field
+    if not plain and not raw.keys() <= _SEAT_KEYS:
+        _no_unknown(raw, _SEAT_KEYS, where)
+    get: Any = raw.get
     concealed_text = get("concealed", "")
-    concealed = _tiles(concealed_text, where, "concealed")
+    try:  # (the parser directly for a string: the helper only to name the field)
+        concealed = (parsed_short(concealed_text) if type(concealed_text) is str
+                     and len(concealed_text) <= MEMO_LENGTH
+                     else _tiles(concealed_text, where, "concealed"))
+    except TileError:
+        concealed = _tiles(concealed_text, where, "concealed")
     if concealed and max(concealed) >= NUM_KINDS:
         t = next(t for t in concealed if t >= NUM_KINDS)
         raise RecordError(f"flower {TILE_NAMES[t]} belongs in flowers, not in the hand",
                           f"{where}.concealed")
-    melds_raw = get("melds", [])
+    melds_raw = get("melds", _NO_WINS)
     if not isinstance(melds_raw, list):
         raise RecordError("must be a list", f"{where}.melds")
     melds = tuple([_parse_meld(m, k, f"{where}.melds[{i}]")
@@ -374,17 +419,31 @@ def _parse_seat(raw: Any, k: int) -> Seat:
     if len(melds) > 4:
         raise RecordError(f"a hand holds at most 4 melds; seat {k} shows {len(melds)} melds",
                           f"{where}.melds")
-    flowers_form = get("flowers", [])
-    if isinstance(flowers_form, str):
+    flowers_form = get("flowers", _NO_WINS)
+    if type(flowers_form) is list:
+        if flowers_form:
+            named = _FLOWER_NAMED.get
+            flowers = tuple([named(f, -1) if type(f) is str else -1 for f in flowers_form])
+            if -1 in flowers:  # another spelling, or no tile string: the parser says which
+                flowers = tuple([_one_tile(f, f"{where}.flowers[{i}]")
+                                 for i, f in enumerate(flowers_form)])
+        else:
+            flowers = ()
+            if flowers_form is _NO_WINS:
+                flowers_form = []  # as a missing "flowers" always read (not the shared list)
+    elif isinstance(flowers_form, str):
         flowers = _tiles(flowers_form, where, "flowers")
     elif isinstance(flowers_form, list):
         flowers = tuple([_one_tile(f, f"{where}.flowers[{i}]")
                          for i, f in enumerate(flowers_form)]) if flowers_form else ()
     else:
         raise RecordError("must be a list of flower names", f"{where}.flowers")
-    for t in flowers:
-        if not is_flower(t):
-            raise RecordError(f"{TILE_NAMES[t]} is not a flower", f"{where}.flowers")
+    if flowers and not (min(flowers) >= NUM_KINDS and max(flowers) < NUM_TILES):
+        t = next(t for t in flowers if not is_flower(t))
+        raise RecordError(f"{TILE_NAMES[t]} is not a flower", f"{where}.flowers")
+    if plain:
+        return Seat(concealed, melds, flowers, False, None, 0, concealed_text, flowers_form,
+                    frozenset(raw))
     declared = get("declared")
     if declared is not None and declared not in DECLARATIONS:
         raise RecordError(f"must be one of {', '.join(DECLARATIONS)}, got {declared!r}",
@@ -399,29 +458,35 @@ def _parse_seat(raw: Any, k: int) -> Seat:
                 flowers_form, frozenset(raw))
 
 
+_MELD_SIZE = {"chow": 3, "pung": 3, "exposed_kong": 4, "added_kong": 4, "concealed_kong": 4}
+#: every run of three in one suit, in any order: a chow's tiles checked in one look-up
+_RUNS = frozenset(p for lo in range(27) if lo % 9 <= 6
+                  for p in permutations((lo, lo + 1, lo + 2)))
+
+
 def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
-    if not _is_mapping(raw):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise RecordError("must be an object", where)
-    _no_unknown(raw, _MELD_KEYS, where)
-    mtype = raw.get("type")
+    if not raw.keys() <= _MELD_KEYS:
+        _no_unknown(raw, _MELD_KEYS, where)
+    get: Any = raw.get
+    mtype = get("type")
     if mtype not in MELD_TYPES:
         raise RecordError(f"must be one of {', '.join(MELD_TYPES)}, got {mtype!r}",
                           f"{where}.type")
-    text = raw.get("tiles")
-    tiles = _tiles(text, where, "tiles")
-    if any(t >= NUM_KINDS for t in tiles):
-        raise RecordError("a meld cannot hold flowers", f"{where}.tiles")
-    size = 3 if mtype in ("chow", "pung") else 4
-    if len(tiles) != size:
-        raise RecordError(f"a {mtype} has {size} tiles, got {len(tiles)}", f"{where}.tiles")
+    text = get("tiles")
+    try:  # (the parser directly for a string: the helper only to name the field)
+        tiles = (parsed_short(text) if type(text) is str and len(text) <= MEMO_LENGTH
+                 else _tiles(text, where, "tiles"))
+    except TileError:
+        tiles = _tiles(text, where, "tiles")
     if mtype == "chow":
-        lo = min(tiles)
-        if (suit_of(lo) > 2 or sorted(tiles) != [lo, lo + 1, lo + 2]
-                or suit_of(lo + 2) != suit_of(lo)):
-            raise RecordError(f"{text!r} is not a run of three in one suit", f"{where}.tiles")
-    elif len(set(tiles)) != 1:
-        raise RecordError(f"{text!r} is not {size} identical tiles", f"{where}.tiles")
-    from_raw = raw.get("from")
+        if tiles not in _RUNS:
+            _bad_meld_tiles(mtype, text, tiles, where)
+    elif len(tiles) != _MELD_SIZE[mtype] or tiles[0] >= NUM_KINDS or tiles.count(
+            tiles[0]) != len(tiles):
+        _bad_meld_tiles(mtype, text, tiles, where)
+    from_raw = get("from")
     if mtype == "concealed_kong":
         if from_raw is not None:
             raise RecordError("a concealed_kong is not claimed and has no 'from'", f"{where}.from")
@@ -429,37 +494,64 @@ def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
     else:
         if from_raw is None:
             raise RecordError(f"a {mtype} names the seat it was claimed from", f"{where}.from")
-        from_seat = _seat_number(from_raw, where, "from")
+        from_seat = (from_raw if type(from_raw) is int and 0 <= from_raw <= 3
+                     else _seat_number(from_raw, where, "from"))
         if from_seat == seat:
             raise RecordError("a player cannot claim its own discard", f"{where}.from")
         if mtype == "chow" and from_seat != (seat - 1) % 4:
             raise RecordError(f"吃 (chow) only from the 上家, seat {(seat - 1) % 4}",
                               f"{where}.from")
-    return Meld(type=mtype, tiles=tiles, from_seat=from_seat, text=str(text))
+    return Meld(mtype, tiles, from_seat, str(text))
+
+
+def _bad_meld_tiles(mtype: str, text: str, tiles: tuple[Tile, ...], where: str) -> None:
+    """Say why these are not a meld's tiles (called once the one-look-up check failed)."""
+    if any(t >= NUM_KINDS for t in tiles):
+        raise RecordError("a meld cannot hold flowers", f"{where}.tiles")
+    size = _MELD_SIZE[mtype]
+    if len(tiles) != size:
+        raise RecordError(f"a {mtype} has {size} tiles, got {len(tiles)}", f"{where}.tiles")
+    if mtype == "chow":
+        raise RecordError(f"{text!r} is not a run of three in one suit", f"{where}.tiles")
+    raise RecordError(f"{text!r} is not {size} identical tiles", f"{where}.tiles")
+
+
+_PLAIN_WIN_KEYS = frozenset({"seat", "tile", "by", "from"})
 
 
 def _parse_win(raw: Any, i: int) -> Win:
     where = f"wins[{i}]"
-    if not _is_mapping(raw):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise RecordError("must be an object", where)
-    _no_unknown(raw, _WIN_KEYS, where)
-    seat = _seat_number(raw.get("seat"), where, "seat")
-    tile_text = raw.get("tile")
+    if not raw.keys() <= _WIN_KEYS:
+        _no_unknown(raw, _WIN_KEYS, where)
+    get: Any = raw.get
+    seat = get("seat")
+    if type(seat) is not int or not 0 <= seat <= 3:
+        seat = _seat_number(seat, where, "seat")
+    tile_text = get("tile")
     tile = _one_tile(tile_text, where, "tile")
-    by = raw.get("by")
+    by = get("by")
     if by not in WIN_BY:
         raise RecordError(f"must be one of {', '.join(WIN_BY)}, got {by!r}", f"{where}.by")
+    from_raw = get("from")
     from_seat: int | None = None
     if by == "self_draw":
-        if raw.get("from") is not None:
+        if from_raw is not None:
             raise RecordError("a self-drawn win has no 'from'", f"{where}.from")
     else:
-        if raw.get("from") is None:
+        if from_raw is None:
             raise RecordError(f"a win by {by} names the seat in 'from'", f"{where}.from")
-        from_seat = _seat_number(raw.get("from"), where, "from")
+        from_seat = (from_raw if type(from_raw) is int and 0 <= from_raw <= 3
+                     else _seat_number(from_raw, where, "from"))
         if from_seat == seat:
             raise RecordError("a player cannot win on its own discard or kong", f"{where}.from")
-    replacement = raw.get("replacement")
+    if raw.keys() <= _PLAIN_WIN_KEYS:  # no replacement, kong feeder or flag
+        if tile >= NUM_KINDS and by != "self_draw":
+            raise RecordError("a flower can only be won by self-draw (八花齐)", f"{where}.tile")
+        return Win(seat, tile, by, from_seat, None, None, False, False, False, str(tile_text),
+                   frozenset(raw))
+    replacement = get("replacement")
     if replacement is not None:
         if replacement not in REPLACEMENTS:
             raise RecordError(f"must be one of {', '.join(REPLACEMENTS)}, got {replacement!r}",
@@ -467,56 +559,62 @@ def _parse_win(raw: Any, i: int) -> Win:
         if by != "self_draw":
             raise RecordError("only a self-drawn tile can be a replacement",
                               f"{where}.replacement")
-    kong_fed_by = raw.get("kong_fed_by")
+    kong_fed_by = get("kong_fed_by")
     if kong_fed_by is not None:
         kong_fed_by = _seat_number(kong_fed_by, where, "kong_fed_by")
         if replacement != "kong":
             raise RecordError("kong_fed_by goes with replacement 'kong'", f"{where}.kong_fed_by")
         if kong_fed_by == seat:
             raise RecordError("the winner cannot feed its own kong", f"{where}.kong_fed_by")
-    if is_flower(tile) and by != "self_draw":
+    if tile >= NUM_KINDS and by != "self_draw":
         raise RecordError("a flower can only be won by self-draw (八花齐)", f"{where}.tile")
-    first_turn, last_tiles, after_kong = flags = [raw.get(key, False) for key in _WIN_FLAGS]
-    for key, value in zip(_WIN_FLAGS, flags, strict=True):
-        if value is not False:
-            _bool(value, where, key)
-    return Win(seat, tile, by, from_seat, replacement, kong_fed_by, first_turn=first_turn,
-               last_tiles=last_tiles, discarder_after_kong=after_kong,
-               tile_text=str(tile_text), explicit=frozenset(raw))
+    first_turn = get("first_turn", False)
+    if first_turn is not False:
+        _bool(first_turn, where, "first_turn")
+    last_tiles = get("last_tiles", False)
+    if last_tiles is not False:
+        _bool(last_tiles, where, "last_tiles")
+    after_kong = get("discarder_after_kong", False)
+    if after_kong is not False:
+        _bool(after_kong, where, "discarder_after_kong")
+    return Win(seat, tile, by, from_seat, replacement, kong_fed_by, first_turn, last_tiles,
+               after_kong, str(tile_text), frozenset(raw))
 
 
 def _parse_context(raw: Any) -> Context:
-    if not _is_mapping(raw):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise RecordError("must be an object", "context")
-    _no_unknown(raw, _CONTEXT_KEYS, "context")
-    dice = raw.get("dice")
+    if not raw.keys() <= _CONTEXT_KEYS:
+        _no_unknown(raw, _CONTEXT_KEYS, "context")
+    get: Any = raw.get
+    dice = get("dice")
     if dice is not None:
         if (not isinstance(dice, list) or len(dice) != 2
                 or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
                            for d in dice)):
             raise RecordError(f"must be two dice values 1..6, got {dice!r}", "context.dice")
         dice = (dice[0], dice[1])
-    tiles: dict[str, Tile | None] = {}
-    texts: list[tuple[str, str]] = []
-    for key in ("indicator", "bao_tile"):
-        value = raw.get(key)
-        tiles[key] = None
-        if value is not None:
-            tile = _one_tile(value, "context", key)
-            if is_flower(tile):
-                raise RecordError("must be a playing tile, not a flower", f"context.{key}")
-            tiles[key] = tile
-            texts.append((key, value))
-    return Context(
-        huangzhuang_streak=_count(raw.get("huangzhuang_streak", 0), "context",
-                                  "huangzhuang_streak"),
-        dice=dice,
-        huangfan=_count(raw.get("huangfan", 0), "context", "huangfan"),
-        indicator=tiles["indicator"],
-        bao_tile=tiles["bao_tile"],
-        explicit=frozenset(raw),
-        texts=tuple(texts),
-    )
+    indicator = get("indicator")
+    bao_text = get("bao_tile")
+    texts: tuple[tuple[str, str], ...] = ()
+    bao_tile: Tile | None = None
+    if indicator is not None:
+        texts = (("indicator", indicator),)
+        indicator = _one_tile(indicator, "context", "indicator")
+        if indicator >= NUM_KINDS:
+            raise RecordError("must be a playing tile, not a flower", "context.indicator")
+    if bao_text is not None:
+        bao_tile = _one_tile(bao_text, "context", "bao_tile")
+        if bao_tile >= NUM_KINDS:
+            raise RecordError("must be a playing tile, not a flower", "context.bao_tile")
+        texts = (*texts, ("bao_tile", bao_text))
+    streak = get("huangzhuang_streak", 0)
+    if type(streak) is not int or streak < 0:
+        streak = _count(streak, "context", "huangzhuang_streak")
+    huangfan = get("huangfan", 0)
+    if type(huangfan) is not int or huangfan < 0:
+        huangfan = _count(huangfan, "context", "huangfan")
+    return Context(streak, dice, huangfan, indicator, bao_tile, frozenset(raw), texts)
 
 
 def _check_wins(record: HandRecord) -> None:
@@ -527,12 +625,12 @@ def _check_wins(record: HandRecord) -> None:
         return
     if not wins:
         raise RecordError("outcome 'win' needs at least one winner", "wins")
-    seen: set[int] = set()
-    for i, w in enumerate(wins):
-        if w.seat in seen:
-            raise RecordError(f"seat {w.seat} wins twice", f"wins[{i}].seat")
-        seen.add(w.seat)
     if len(wins) > 1:
+        seen: set[int] = set()
+        for i, w in enumerate(wins):
+            if w.seat in seen:
+                raise RecordError(f"seat {w.seat} wins twice", f"wins[{i}].seat")
+            seen.add(w.seat)
         first = wins[0]
         for i, w in enumerate(wins[1:], start=1):
             if w.by == "self_draw" or first.by == "self_draw":
@@ -542,33 +640,37 @@ def _check_wins(record: HandRecord) -> None:
                                   f"wins[{i}]")
             if w.seat == first.from_seat:
                 raise RecordError("the discarder cannot also win", f"wins[{i}].seat")
+    seats = record.seats
     for w in wins:
-        seat = record.seats[w.seat]
-        where = f"seats[{w.seat}]"
-        if is_flower(w.tile):
+        seat = seats[w.seat]
+        count = len(seat.concealed) + 3 * len(seat.melds)  # Seat.tile_count
+        if w.tile >= NUM_KINDS:
+            where = f"seats[{w.seat}]"
             if w.tile not in seat.flowers or sorted(seat.flowers) != list(FLOWERS):
                 raise RecordError("a win by flowers holds all eight flowers, the last drawn "
                                   "as the winning tile", f"{where}.flowers")
-            if seat.tile_count != 13:
-                raise RecordError(f"a win by flowers has 13 standing tiles, got "
-                                  f"{seat.tile_count}", where)
+            if count != 13:
+                raise RecordError(f"a win by flowers has 13 standing tiles, got {count}", where)
             continue
-        if seat.tile_count != 14:
-            raise RecordError(f"winner holds {seat.tile_count} tiles (kongs count 3), "
-                              f"needs 14", where)
+        if count != 14:
+            raise RecordError(f"winner holds {count} tiles (kongs count 3), needs 14",
+                              f"seats[{w.seat}]")
         if w.tile not in seat.concealed:
             raise RecordError(f"winner does not hold its winning tile {TILE_NAMES[w.tile]} "
-                              "among its concealed tiles", f"{where}.concealed")
+                              "among its concealed tiles", f"seats[{w.seat}].concealed")
     for i, w in enumerate(wins):
-        _check_win_source(record, w, f"wins[{i}]")
-    winners = set(record.winners)
-    for k, seat in enumerate(record.seats):
+        if w.replacement is not None or w.kong_fed_by is not None or w.by == "rob_kong":
+            _check_win_source(record, w, f"wins[{i}]")
+    winners = [w.seat for w in wins] if len(wins) > 1 else (wins[0].seat,)
+    for k in range(4):
+        seat = seats[k]
         if k in winners or not seat.concealed:
             continue
-        allowed = (13, 14) if record.outcome == "draw" else (13,)
-        if seat.tile_count not in allowed:
+        count = len(seat.concealed) + 3 * len(seat.melds)
+        if count != 13 and not (count == 14 and record.outcome == "draw"):
+            allowed = (13, 14) if record.outcome == "draw" else (13,)
             raise RecordError(f"a non-winner holds {' or '.join(map(str, allowed))} tiles "
-                              f"(kongs count 3), got {seat.tile_count}", f"seats[{k}]")
+                              f"(kongs count 3), got {count}", f"seats[{k}]")
 
 
 def _check_win_source(record: HandRecord, win: Win, where: str) -> None:
@@ -596,24 +698,34 @@ def _check_win_source(record: HandRecord, win: Win, where: str) -> None:
 
 def validate_counts(record: HandRecord) -> None:
     """No more than 4 copies of a tile, and each flower once, among everything shown."""
-    counts = [0] * len(TILE_NAMES)
+    shown: list[Tile] = []
     for seat in record.seats:
-        for t in seat.concealed:
-            counts[t] += 1
+        shown += seat.concealed
         for m in seat.melds:
-            for t in m.tiles:
-                counts[t] += 1
-        for t in seat.flowers:
-            counts[t] += 1
-    for tile in (record.context.indicator, record.context.bao_tile):
-        if tile is not None:
-            counts[tile] += 1
-    discard_wins = [w for w in record.wins if w.by != "self_draw"]
+            shown += m.tiles
+        shown += seat.flowers
+    context = record.context
+    if context.indicator is not None:
+        shown.append(context.indicator)
+    if context.bao_tile is not None:
+        shown.append(context.bao_tile)
+    wins = record.wins
+    discard_wins = [w for w in wins if w.by != "self_draw"] if len(wins) > 1 else wins
+    if len(discard_wins) <= 1:
+        # sorted, a fifth copy of a kind sits 4 places after the first (a flower: 1 place)
+        shown.sort()
+        split = bisect_left(shown, NUM_KINDS)
+        playing, flowers = shown[:split], shown[split:]
+        if not any(map(eq, playing, playing[4:])) and not any(map(eq, flowers, flowers[1:])):
+            return
+    counts = [0] * len(TILE_NAMES)
+    for t in shown:
+        counts[t] += 1
     if len(discard_wins) > 1:
         # the one discarded tile sits in every winner's hand: count it once
         counts[discard_wins[0].tile] -= len(discard_wins) - 1
-    if max(counts[:NUM_KINDS]) <= 4 and max(counts[NUM_KINDS:]) <= 1:
-        return
+        if max(counts[:NUM_KINDS]) <= 4 and max(counts[NUM_KINDS:]) <= 1:
+            return
     for tile, n in enumerate(counts):
         limit = 1 if is_flower(tile) else 4
         if n > limit:

@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring.frozen import fast_init
+
 Number = int | float
 
 
+@fast_init
 @dataclass(frozen=True)
 class Item:
     """One line of a referee's working: a fan, a flower point, a multiplier, a cap.
@@ -34,6 +37,7 @@ class Item:
         return out
 
 
+@fast_init
 @dataclass(frozen=True)
 class Transfer:
     """``payer`` pays ``amount`` to ``payee``; ``reason`` names the rule (e.g. "点炮", "承包")."""

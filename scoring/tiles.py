@@ -91,6 +91,14 @@ def is_terminal_or_honor(t: Tile) -> bool:
     return is_honor(t) or rank_of(t) in (1, 9)
 
 
+#: tile kinds as sets and a table, built once: a hand is tested with one C-level set operation
+#: (``YAOJIU.isdisjoint(tiles)``) instead of a call per tile
+HONOR_KINDS: frozenset[Tile] = frozenset(range(EAST, NUM_KINDS))
+YAOJIU: frozenset[Tile] = frozenset(t for t in range(NUM_TILES) if is_terminal_or_honor(t))
+SUIT_OF: tuple[int, ...] = tuple(suit_of(t) for t in range(NUM_TILES))  # suit_of by index
+_RANK_TEXT = tuple(str(rank_of(t)) for t in range(NUM_TILES))  # as format_tiles writes it
+
+
 def tile_name(t: Tile) -> str:
     return TILE_NAMES[t]
 
@@ -165,6 +173,10 @@ def _parse(text: str) -> tuple[Tile, ...]:
 
 
 _parse_memo = memoised(maxsize=4096)(_parse)
+#: :func:`parsed_tiles` for text of at most ``MEMO_LENGTH`` characters (the caller checked the
+#: length): the record parser's many tile strings skip a Python call each
+parsed_short = _parse_memo
+MEMO_LENGTH = _MEMO_LENGTH
 
 
 def format_tiles(tiles: Iterable[Tile], sort: bool = False) -> str:
@@ -176,13 +188,13 @@ def format_tiles(tiles: Iterable[Tile], sort: bool = False) -> str:
     for t in seq:
         if not 0 <= t < NUM_TILES:
             raise TileError(f"no tile with index {t}")
-        s = suit_of(t)
+        s = SUIT_OF[t]
         if s < 3:
             if s != run_suit and run:
                 parts.append("".join(run) + SUIT_LETTERS[run_suit])
                 run = []
             run_suit = s
-            run.append(str(rank_of(t)))
+            run.append(_RANK_TEXT[t])
         else:
             if run:
                 parts.append("".join(run) + SUIT_LETTERS[run_suit])

@@ -12,12 +12,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from scoring.errors import RecordError, ScoringError
-from scoring.record import HandRecord, Meld, Seat
 from scoring.settlement import Number, Settlement, Transfer
 from scoring.tiles import Tile, next_in_cycle
+
+if TYPE_CHECKING:  # (annotations only: the record module reads the registry when it parses)
+    from scoring.record import HandRecord, Meld, Seat
 
 
 @dataclass(frozen=True)
@@ -130,8 +132,9 @@ class RuleOptions:
     def check(self) -> None:
         """Refuse settings that would zero every payment (say which option)."""
 
-    def __getitem__(self, name: str) -> Any:
-        return getattr(self, name)
+    # ``options["name"]`` is ``getattr(options, "name")``; the slot itself, so a lookup in the
+    # scoring loops enters no Python frame
+    __getitem__ = object.__getattribute__
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -100,9 +100,13 @@ def typed_options(name: str, overrides: Mapping[str, Any]) -> Any:
     An option of another ruleset is refused naming that ruleset; settings under which nothing
     could be paid are refused by the ruleset's own check.
     """
-    if not is_known(name):
-        ruleset_options(name)  # an unknown ruleset is refused, naming the known ones
-    kind = _options_type(name)
+    # a built-in ruleset already asked once: its type straight from the table
+    kind = (_OPTION_TYPES.get(name) if type(name) is str and name not in _REGISTERED
+            else None)
+    if kind is None:
+        if not is_known(name):
+            ruleset_options(name)  # an unknown ruleset is refused, naming the known ones
+        kind = _options_type(name)
     try:
         if kind is not None:
             return kind.from_mapping(overrides)
@@ -144,10 +148,14 @@ def _special_fields(record: HandRecord) -> list[tuple[str, str]]:
     """(where, field) for each field a record sets beyond its default."""
     out: list[tuple[str, str]] = []
     ctx = record.context
-    for key, unset in (("huangzhuang_streak", 0), ("huangfan", 0), ("indicator", None),
-                       ("bao_tile", None)):
-        if getattr(ctx, key) != unset:  # (a tile 0, 1m, is set)
-            out.append((f"context.{key}", f"context.{key}"))
+    if ctx.huangzhuang_streak != 0:
+        out.append(("context.huangzhuang_streak", "context.huangzhuang_streak"))
+    if ctx.huangfan != 0:
+        out.append(("context.huangfan", "context.huangfan"))
+    if ctx.indicator is not None:  # (a tile 0, 1m, is set)
+        out.append(("context.indicator", "context.indicator"))
+    if ctx.bao_tile is not None:
+        out.append(("context.bao_tile", "context.bao_tile"))
     for k, seat in enumerate(record.seats):
         if seat.declared is not None:
             out.append((f"seats[{k}].declared", "seats.declared"))

@@ -10,10 +10,13 @@ are checked only for a reading that would beat the best so far.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import mul
 
 from scoring.engine import decompositions
 from scoring.errors import InvalidHand
+from scoring.frozen import fast_init
 from scoring.memo import memoised
+from scoring.record import Meld
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
 from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
@@ -21,8 +24,11 @@ from scoring.rulesets.liaoyang.requirements import NOT_A_SHAPE, failures, first_
 from scoring.settlement import Item
 
 _PER_READING = tuple(f for f in WINNER_FANS if f.per_reading)
+_PER_READING_FAN = tuple(f.fan for f in _PER_READING)
+_WINNER_PLAN = tuple((f, f.per_reading, f.fan) for f in WINNER_FANS)  # read once, not per hand
 
 
+@fast_init
 @dataclass(frozen=True)
 class WinnerEvaluation:
     reading: Reading
@@ -52,22 +58,23 @@ def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluat
         raise InvalidHand(NOT_A_SHAPE, f"seats[{hand.seat}]", reason="shape")
     best: Reading | None = None
     best_score = -1
+    best_times: list[int] = []
     for r in all_readings:
-        score = 0
-        for f in _PER_READING:
-            score += f.fan * f.times(r, options)
+        times = [f.times(r, options) for f in _PER_READING]
+        score = sum(map(mul, _PER_READING_FAN, times))
         if score > best_score and first_failure(r) is None:
-            best, best_score = r, score
+            best, best_score, best_times = r, score, times
     if best is None:
         raise InvalidHand(_closest_failure(all_readings), f"seats[{hand.seat}]",
                           reason="requirement")
     items: list[Item] = []
     total = 0
-    for f in WINNER_FANS:
-        n = f.times(best, options)
+    per_reading = iter(best_times)  # the best reading's counts, in _PER_READING's order
+    for f, per, fan in _WINNER_PLAN:
+        n = next(per_reading) if per else f.times(best, options)
         if n:
-            items.append(_item(f.name, f.fan, n, f.note, f.note_zh))
-            total += f.fan * n
+            items.append(_item(f.name, fan, n, f.note, f.note_zh))
+            total += fan * n
     return WinnerEvaluation(best, tuple(items), total, len(all_readings))
 
 
@@ -85,10 +92,23 @@ def _closest_failure(all_readings: list[Reading]) -> str:
     return closest[0]
 
 
-@memoised(maxsize=1024)
 def evaluate_loser(loser: LoserSeat, options: LiaoyangOptions) -> tuple[tuple[Item, ...], int]:
     """This loser's items and f_i (remembered: most losers show few melds or none, so the same
-    seats come back hand after hand)."""
+    seats come back hand after hand). The memo is keyed on the loser's fields as plain tuples,
+    which hash and compare in C, not on the dataclasses themselves."""
+    melds = tuple([(m.type, m.tiles, m.from_seat, m.text)
+                   for m in loser.melds]) if loser.melds else ()
+    return _remembered_loser(loser.seat, melds, loser.is_dealer, loser.dealt_in,
+                             loser.after_kong, loser.all_losers_closed, loser.jiqiang, options)
+
+
+@memoised(maxsize=1024)
+def _remembered_loser(seat: int, melds: tuple[tuple[str, tuple[int, ...], int | None, str], ...],
+                      is_dealer: bool, dealt_in: bool, after_kong: bool, all_closed: bool,
+                      jiqiang: frozenset[int], options: LiaoyangOptions,
+                      ) -> tuple[tuple[Item, ...], int]:
+    loser = LoserSeat(seat, tuple([Meld(*m) for m in melds]), is_dealer, dealt_in, after_kong,
+                      all_closed, jiqiang)
     items: list[Item] = []
     total = 0
     for f in LOSER_FANS:

@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scoring.engine import Decomposition, Group
+from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import Meld, Win
 from scoring.tiles import Tile, is_dragon, is_terminal_or_honor, suit_of
 
 
+@fast_init
 @dataclass(frozen=True)
 class WinnerHand:
     seat: int
@@ -29,11 +31,11 @@ class WinnerHand:
     @memo_property
     def physical(self) -> tuple[Tile, ...]:
         """Every tile as it lies on the table (a 混 counts as its own face)."""
-        return (*self.concealed, *(t for m in self.melds for t in m.tiles))
+        return (*self.concealed, *[t for m in self.melds for t in m.tiles])
 
     @memo_property
     def hun_count(self) -> int:
-        return sum(1 for t in self.physical if t == self.hun)
+        return self.physical.count(self.hun)
 
     @memo_property
     def is_open(self) -> bool:
@@ -42,7 +44,7 @@ class WinnerHand:
 
     @memo_property
     def meld_tiles(self) -> tuple[Tile, ...]:
-        return tuple(t for m in self.melds for t in m.tiles)
+        return tuple([t for m in self.melds for t in m.tiles])
 
     @memo_property
     def has_chow_meld(self) -> bool:
@@ -64,6 +66,11 @@ class WinnerHand:
     @memo_property
     def meld_has_yaojiu(self) -> bool:
         return any(is_terminal_or_honor(t) for t in self.meld_tiles)
+
+    @memo_property
+    def meld_number_suits(self) -> frozenset[int]:
+        """The suits (0 万, 1 筒, 2 条) among the melds: what 三门齐 adds to a reading's."""
+        return frozenset([t // 9 for m in self.melds for t in m.tiles[:1] if t < 27])
 
 
 class Reading:
@@ -101,7 +108,7 @@ class Reading:
         """Every tile as read: the concealed groups with substitutions, then the melds (built
         only when a requirement needs it)."""
         if self._tiles is None:
-            self._tiles = (*(t for g in self.decomposition.groups for t in g.tiles),
+            self._tiles = (*[t for g in self.decomposition.groups for t in g.tiles],
                            *self.hand.meld_tiles)
         return self._tiles
 
@@ -115,6 +122,7 @@ class Reading:
         return not (self.is_seven_pairs or self.has_chow or self.hand.has_chow_meld)
 
 
+@fast_init
 @dataclass(frozen=True)
 class LoserSeat:
     """A loser's side of the settlement: its laid-down melds (暗杠 included) and its role."""

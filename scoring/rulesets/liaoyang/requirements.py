@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from scoring.rulesets.liaoyang.facts import Reading
-from scoring.tiles import is_dragon, is_terminal_or_honor
+from scoring.tiles import YAOJIU, is_dragon
 
 NOT_A_SHAPE = ("not a winning shape: Liaoyang needs 4 sets and exactly one pair, or 七对 "
                "(the 混 may stand for any tile)")
@@ -26,8 +26,9 @@ SHOU_BA_YI = ("手把一: all four sets laid down is allowed only with 飘和 (e
 
 
 def _san_men_qi(r: Reading) -> bool:
-    suits = {t // 9 for t in r.tiles if t < 27}  # melds are in r.tiles too
-    return len(suits) == 3
+    # a group (and a meld) lies in one suit, so its first tile (as read) names it
+    suits = {g.tiles[0] // 9 for g in r.decomposition.groups if g.tiles[0] < 27}
+    return len(suits | r.hand.meld_number_suits) == 3
 
 
 def _kai_men(r: Reading) -> bool:
@@ -35,7 +36,7 @@ def _kai_men(r: Reading) -> bool:
 
 
 def _you_yao_jiu(r: Reading) -> bool:
-    return any(is_terminal_or_honor(t) for t in r.tiles)
+    return not YAOJIU.isdisjoint(r.tiles)
 
 
 def _you_heng(r: Reading) -> bool:

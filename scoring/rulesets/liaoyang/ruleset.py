@@ -61,9 +61,12 @@ class LiaoyangRuleset(Ruleset):
 
     def validate(self, record: HandRecord) -> None:
         """What the Liaoyang spec forbids beyond the common record format."""
-        opts = self.opts(record)
         ind = record.context.indicator
-        hun = hun_of(ind) if ind is not None else None
+        self._check(record, self.opts(record), hun_of(ind) if ind is not None else None)
+
+    def _check(self, record: HandRecord, opts: LiaoyangOptions, hun: Tile | None) -> None:
+        """:meth:`validate` with the house rules and the 混 already read (by :meth:`score`)."""
+        ind = record.context.indicator
         for k, seat in enumerate(record.seats):
             if seat.flowers:
                 raise RecordError("Liaoyang is played without flowers", f"seats[{k}].flowers")
@@ -108,7 +111,7 @@ class LiaoyangRuleset(Ruleset):
         """The 混 discarded (``hun_discarded``) are physical copies too: with those shown in
         hands, melds and as the 宝 tile they are at most 4 (a discarded 混 won by another
         player counts once)."""
-        discarded = sum(s.hun_discarded for s in record.seats)
+        discarded = sum([s.hun_discarded for s in record.seats])
         if not discarded:
             return
         shown = sum(1 for s in record.seats for t in s.all_tiles() if t == hun)
@@ -124,12 +127,12 @@ class LiaoyangRuleset(Ruleset):
     def score(self, record: HandRecord) -> Settlement:
         """Settle a hand; re-runs :meth:`validate` so callers that skip it (the match engine)
         still get the Liaoyang record checks."""
-        self.validate(record)
         opts = self.opts(record)
         ind = record.context.indicator
         hun = hun_of(ind) if ind is not None else None
+        self._check(record, opts, hun)
         jiqiang = jiqiang_of(ind) if ind is not None else frozenset()
-        hun_discarded = sum(s.hun_discarded for s in record.seats)
+        hun_discarded = sum([s.hun_discarded for s in record.seats])
         details: dict[str, Any] = {
             "indicator": TILE_NAMES[ind] if ind is not None else None,
             "hun": TILE_NAMES[hun] if hun is not None else None,
@@ -154,8 +157,8 @@ class LiaoyangRuleset(Ruleset):
         items: list[Item] = []
         loser_details = []
         for (lo, l_items, f_i), p in zip(loser_items, payments, strict=True):
-            items.extend(Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}",
-                              f"{lo.seat}号座位：{i.note_zh}") for i in l_items)
+            items += [Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}",
+                           f"{lo.seat}号座位：{i.note_zh}") for i in l_items]
             loser_details.append({"seat": lo.seat, "f_i": f_i,
                                   "fans": [f"{i.name} {i.value}" for i in l_items],
                                   "raw": p.raw, "pays": p.total})
@@ -171,7 +174,7 @@ class LiaoyangRuleset(Ruleset):
             "hun_stood_for": _names(reading.substitutions),
             "readings_tried": ev.readings_tried,
         }
-        share = sum(p.total for p in payments)
+        share = sum([p.total for p in payments])
         win_score = WinScore(w.seat, self._pattern(ev.reading), list(ev.items), share,
                              details=win_details)
         next_dealer = record.dealer if w.seat == record.dealer else (record.dealer + 1) % 4
@@ -198,12 +201,12 @@ class LiaoyangRuleset(Ruleset):
     @staticmethod
     def _losers(record: HandRecord, w: Win, jiqiang: frozenset[Tile]) -> list[LoserSeat]:
         seats = [k for k in range(4) if k != w.seat]
-        all_closed = all(not record.seats[k].is_open for k in seats)
-        return [LoserSeat(seat=k, melds=record.seats[k].melds, is_dealer=k == record.dealer,
-                          dealt_in=w.by != "self_draw" and w.from_seat == k,
-                          after_kong=w.by == "discard" and w.discarder_after_kong
-                          and w.from_seat == k,
-                          all_losers_closed=all_closed, jiqiang=jiqiang)
+        all_closed = all([not record.seats[k].is_open for k in seats])
+        fed_by = w.from_seat if w.by != "self_draw" else None  # 点炮 (or robbed)
+        after_kong = w.by == "discard" and w.discarder_after_kong
+        # LoserSeat(seat, melds, is_dealer, dealt_in, after_kong, all_losers_closed, jiqiang)
+        return [LoserSeat(k, record.seats[k].melds, k == record.dealer, fed_by == k,
+                          after_kong and w.from_seat == k, all_closed, jiqiang)
                 for k in seats]
 
     # ------------------------------------------------------------ table procedure

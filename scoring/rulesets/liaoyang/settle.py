@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoring.frozen import fast_init
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
 from scoring.settlement import Item, Transfer
 
 
+@fast_init
 @dataclass(frozen=True)
 class LoserPayment:
     seat: int
@@ -30,7 +32,7 @@ def bao_count(winner_tiles: tuple[int, ...], bao_tile: int | None) -> int:
     """Each of the winner's physical tiles equal to the revealed tile is one 宝."""
     if bao_tile is None:
         return 0
-    return sum(1 for t in winner_tiles if t == bao_tile)
+    return winner_tiles.count(bao_tile)
 
 
 def pay(f_w: int, losers: list[tuple[int, int]], bao: int,
@@ -39,7 +41,7 @@ def pay(f_w: int, losers: list[tuple[int, int]], bao: int,
     bao_each = options.bao_points * bao
     inside = bao_each if options.bao_inside_cap else 0
     raws = [(seat, f_i, options.base * 2 ** (f_w + f_i)) for seat, f_i in losers]
-    yao = bool(raws) and all(raw + inside >= options.di for _, _, raw in raws)
+    yao = bool(raws) and all([raw + inside >= options.di for _, _, raw in raws])
     out = []
     for seat, f_i, raw in raws:
         amount = 2 * options.di if yao else min(raw + inside, options.di)

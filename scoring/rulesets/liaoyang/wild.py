@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from scoring.errors import RecordError
-from scoring.tiles import DRAGONS, WINDS, Tile, is_dragon, is_suit, is_wind, next_in_cycle, rank_of
+from scoring.tiles import (
+    DRAGONS,
+    NUM_KINDS,
+    WINDS,
+    Tile,
+    is_dragon,
+    is_suit,
+    is_wind,
+    next_in_cycle,
+    rank_of,
+)
 
 
 def hun_of(indicator: Tile) -> Tile:
     """The 混: the tile after the indicator (1→…→9→1, E→S→W→N→E, 中→发→白→中)."""
-    return next_in_cycle(indicator)
+    if type(indicator) is int and 0 <= indicator < NUM_KINDS:
+        return _HUN[indicator]
+    return next_in_cycle(indicator)  # (raises, naming the tile)
 
 
 def hun_may_be_claimed(meld_type: str, hun_claims: bool) -> bool:
@@ -23,6 +35,12 @@ def jiqiang_of(indicator: Tile) -> frozenset[Tile]:
     Suit indicator of rank r: rank r of the other two suits. Wind: the two winds that are neither
     the indicator nor the 混. Dragon: the two dragons that are not the 混 (indicator included).
     """
+    if type(indicator) is int and 0 <= indicator < NUM_KINDS:
+        return _JIQIANG[indicator]
+    return _jiqiang(indicator)
+
+
+def _jiqiang(indicator: Tile) -> frozenset[Tile]:
     hun = hun_of(indicator)
     if is_suit(indicator):
         r = rank_of(indicator) - 1
@@ -32,3 +50,8 @@ def jiqiang_of(indicator: Tile) -> frozenset[Tile]:
     if is_dragon(indicator):
         return frozenset(t for t in DRAGONS if t != hun)
     raise RecordError(f"the indicator must be a playing tile, got {indicator}", "context.indicator")
+
+
+# both read for every Liaoyang record: worked out once per playing tile
+_HUN = tuple(next_in_cycle(t) for t in range(NUM_KINDS))
+_JIQIANG = tuple(_jiqiang(t) for t in range(NUM_KINDS))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine import Decomposition
+from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import HandRecord, Meld, Win
 from scoring.rulesets.shandong.facts import WinFacts
@@ -23,6 +24,7 @@ from scoring.tiles import format_tiles
 MAX_HUANGZHUANG_DOUBLINGS = 5
 
 
+@fast_init
 @dataclass(frozen=True)
 class WinValue:
     seat: int
@@ -35,11 +37,11 @@ class WinValue:
 
     @memo_property
     def fan(self) -> int:
-        return sum(f.fan for f in self.fans)
+        return sum([f.fan for f in self.fans])
 
     @memo_property
     def hua_total(self) -> int:
-        return sum(int(i.value) for i in self.hua)
+        return sum([int(i.value) for i in self.hua])
 
     @memo_property
     def multiplier(self) -> int:
@@ -56,12 +58,12 @@ class WinValue:
     @property
     def reading_text(self) -> str:
         """The whole hand as read: concealed groups, then the melds in brackets."""
-        melds = " ".join(f"[{format_tiles(m.tiles)}]" for m in self.melds)
+        melds = " ".join([f"[{format_tiles(m.tiles)}]" for m in self.melds])
         return f"{self.reading} {melds}".strip()
 
     @property
     def pattern(self) -> str:
-        return "+".join(f.name for f in self.fans)
+        return "+".join([f.name for f in self.fans])
 
     def to_score(self) -> WinScore:
         items = [Item(f.name, f.fan, "fan", f.note, f.note_zh) for f in self.fans]
@@ -79,7 +81,7 @@ class WinValue:
 
 def fans_of(facts: WinFacts, options: Mapping[str, Any]) -> tuple[Fan, ...]:
     """The 番 items of one reading: the applying 大和 items, or 推倒和 alone."""
-    big = tuple(f for f in BIG_HANDS if f.is_condition_met(facts, options))
+    big = tuple([f for f in BIG_HANDS if f.is_condition_met(facts, options)])
     return big or (SMALL_HAND,)
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.engine import Decomposition
+from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import HandRecord, Meld, Win
-from scoring.tiles import Tile, suit_of
+from scoring.tiles import SUIT_OF, Tile
 
 
+@fast_init
 @dataclass(frozen=True)
 class WinFacts:
     """One winner's hand read one way: what every 番 check looks at."""
@@ -24,8 +26,8 @@ class WinFacts:
     @classmethod
     def of(cls, record: HandRecord, win: Win, reading: Decomposition) -> WinFacts:
         seat = record.seats[win.seat]
-        others = any(m.is_kong for k, s in enumerate(record.seats) if k != win.seat
-                     for m in s.melds)
+        others = any([m.is_kong for k, s in enumerate(record.seats) if k != win.seat
+                      for m in s.melds])
         return cls(win=win, is_dealer=win.seat == record.dealer, concealed=seat.concealed,
                    melds=seat.melds, reading=reading, others_kong=others)
 
@@ -37,12 +39,12 @@ class WinFacts:
     @memo_property
     def tiles(self) -> tuple[Tile, ...]:
         """Every tile of the hand, kongs with all four (flowers are not tiles of the hand)."""
-        return (*self.concealed, *(t for m in self.melds for t in m.tiles))
+        return (*self.concealed, *[t for m in self.melds for t in m.tiles])
 
     @memo_property
     def suits(self) -> frozenset[int]:
         """The suits of :attr:`tiles` (3: honors)."""
-        return frozenset(suit_of(t) for t in self.tiles)
+        return frozenset(map(SUIT_OF.__getitem__, self.tiles))
 
     @property
     def chows(self) -> list[Tile]:
@@ -54,5 +56,5 @@ class WinFacts:
     def is_all_pungs(self) -> bool:
         """Four pungs or kongs + the pair (碰碰和); seven pairs is not this shape."""
         return (self.reading.shape == "standard"
-                and all(g.kind == "pung" for g in self.reading.sets)
-                and all(m.type != "chow" for m in self.melds))
+                and all([g.kind == "pung" for g in self.reading.sets])
+                and all([m.type != "chow" for m in self.melds]))

@@ -35,9 +35,11 @@ def base_transfers(record: HandRecord, win: Win, share: int) -> list[Transfer]:
 
 def chengbao_payer(record: HandRecord, winner: int) -> int | None:
     """The player A on whose discards the winner made 3 or more claims (吃/碰/明杠), if any."""
-    seat = record.seats[winner]
+    claims = record.seats[winner].claims_from
+    if not claims:
+        return None  # the usual hand: no claims at all
     for a in _others(winner):
-        if seat.claims_on(a) >= CHENGBAO_CLAIMS:
+        if claims.get(a, 0) >= CHENGBAO_CLAIMS:
             return a
     return None
 

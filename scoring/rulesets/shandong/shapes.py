@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from scoring.engine import Decomposition, decompositions
 from scoring.errors import InvalidHand
 from scoring.record import Meld
-from scoring.tiles import Tile, is_suit, rank_of
+from scoring.tiles import NUM_TILES, Tile, is_suit, rank_of
 
 JIANG_RANKS = (2, 5, 8)
 
@@ -19,6 +19,10 @@ JIANG_RANKS = (2, 5, 8)
 def is_258(t: Tile) -> bool:
     """A 2, 5 or 8 of a suit: the only pair (将) a standard Shandong hand may have."""
     return is_suit(t) and rank_of(t) in JIANG_RANKS
+
+
+#: the kinds :func:`is_258` accepts, for testing a whole hand in one set operation
+KINDS_258: frozenset[Tile] = frozenset(t for t in range(NUM_TILES) if is_258(t))
 
 
 def readings(concealed: Sequence[Tile], melds: Sequence[Meld],

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoring.frozen import fast_init
 from scoring.record import HandRecord
 
 CLAIMS_FOR_CONTRACT = 3
 
 
+@fast_init
 @dataclass(frozen=True)
 class Contract:
     claimer: int  # made the claims
@@ -39,6 +41,8 @@ def contracts(record: HandRecord) -> list[Contract]:
     out: list[Contract] = []
     for claimer, seat in enumerate(record.seats):
         claims = seat.claims_from
+        if not claims or max(claims.values()) < CLAIMS_FOR_CONTRACT:
+            continue  # most seats: no claims, or too few on any one seat
         for feeder in range(4):
             n = claims.get(feeder, 0)
             if feeder != claimer and n >= CLAIMS_FOR_CONTRACT:

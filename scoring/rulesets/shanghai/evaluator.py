@@ -48,18 +48,25 @@ def evaluate(hand: HandFacts, options: Mapping[str, Any]) -> ShareResult:
     candidates = qualifying_patterns(hand)
     if not candidates:
         raise InvalidHand(refusal(hand), f"seats[{hand.seat}]", reason="no_pattern")
-    results = [_share_for(p, hand, options) for p in candidates]
+    if len(candidates) == 1:
+        return _share_for(candidates[0], hand, options, [])
+    flowers: list[Item] = []  # the 花 of 底 + 花, worked out for the first pattern that needs it
+    results = [_share_for(p, hand, options, flowers) for p in candidates]
     best = max(range(len(results)), key=lambda i: (results[i].share, candidates[i].rank))
     return results[best]
 
 
-def _share_for(pattern: Pattern, hand: HandFacts, options: Mapping[str, Any]) -> ShareResult:
+def _share_for(pattern: Pattern, hand: HandFacts, options: Mapping[str, Any],
+               flowers: list[Item]) -> ShareResult:
+    """One pattern's share; ``flowers`` holds the hand's 花 items once a pattern has read them
+    (the caller passes one list for all its patterns)."""
     le = int(options["le"])
     items: list[Item] = []
     if pattern.fan is None:
         base = int(options["base"])
-        flowers = flower_items(hand)
-        hua = sum(int(i.value) for i in flowers)
+        if not flowers:
+            flowers += flower_items(hand)
+        hua = sum([int(i.value) for i in flowers])
         value = base + hua
         parts = (Item("底", base, "point", "the base (option base)", "底分（选项 base）"),
                  *flowers)

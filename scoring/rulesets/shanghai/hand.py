@@ -10,11 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from scoring.engine import Decomposition, counts_of, decompositions, is_seven_pairs
+from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import Context, HandRecord, Meld, Win
-from scoring.tiles import Tile, is_flower, is_honor, suit_of
+from scoring.tiles import HONOR_KINDS, SUIT_OF, Tile, is_flower
+
+_HONOR_SUIT = frozenset({3})  # suit_of an honor
 
 
+@fast_init
 @dataclass(frozen=True)
 class HandFacts:
     """One winner's tiles, melds and flowers, and the win itself."""
@@ -31,7 +35,7 @@ class HandFacts:
         seat = record.seats[win.seat]
         return cls(win.seat, seat.concealed, seat.melds, seat.flowers, win, record.context)
 
-    @property
+    @memo_property
     def by_flowers(self) -> bool:
         """八花齐: the winning tile is the eighth flower."""
         return is_flower(self.win.tile)
@@ -39,20 +43,20 @@ class HandFacts:
     @memo_property
     def tiles(self) -> tuple[Tile, ...]:
         """Every playing tile the winner shows (kongs with all four)."""
-        return (*self.concealed, *(t for m in self.melds for t in m.tiles))
+        return (*self.concealed, *[t for m in self.melds for t in m.tiles])
 
     @memo_property
     def suits(self) -> frozenset[int]:
         """Suits present among the playing tiles: 0 万, 1 筒, 2 条 (honors not included)."""
-        return frozenset(suit_of(t) for t in self.tiles if not is_honor(t))
+        return frozenset(map(SUIT_OF.__getitem__, self.tiles)) - _HONOR_SUIT
 
     @memo_property
     def has_honors(self) -> bool:
-        return any(is_honor(t) for t in self.tiles)
+        return not HONOR_KINDS.isdisjoint(self.tiles)
 
     @memo_property
     def all_honors(self) -> bool:
-        return bool(self.tiles) and all(is_honor(t) for t in self.tiles)
+        return bool(self.tiles) and HONOR_KINDS.issuperset(self.tiles)
 
     @memo_property
     def readings(self) -> tuple[Decomposition, ...]:
@@ -61,16 +65,16 @@ class HandFacts:
             return ()
         return tuple(decompositions(self.concealed, seven_pairs=False))
 
-    @property
+    @memo_property
     def has_shape(self) -> bool:
         return bool(self.readings)
 
     @memo_property
     def all_pungs(self) -> bool:
         """碰碰胡 shape: some reading whose sets are all pungs, and no chow among the melds."""
-        if any(m.type == "chow" for m in self.melds):
+        if any([m.type == "chow" for m in self.melds]):
             return False
-        return any(all(g.kind == "pung" for g in r.sets) for r in self.readings)
+        return any([all([g.kind == "pung" for g in r.sets]) for r in self.readings])
 
     @property
     def is_seven_pairs(self) -> bool:
@@ -80,7 +84,7 @@ class HandFacts:
     @property
     def menqing(self) -> bool:
         """门清: no 吃, 碰, 明杠 or 补杠 (a 暗杠 keeps the hand closed)."""
-        return not any(m.is_claimed for m in self.melds)
+        return not any([m.is_claimed for m in self.melds])
 
     def laid_down(self, count_concealed_kong: bool) -> int:
         """Melds on the table, for 大吊车."""
@@ -88,4 +92,5 @@ class HandFacts:
 
     def concealed_triplets(self) -> list[Tile]:
         """Honor kinds standing three times in the concealed part (a 刻 that earns 花)."""
-        return sorted({t for t in self.concealed if is_honor(t) and self.concealed.count(t) == 3})
+        return sorted({t for t in self.concealed
+                       if t in HONOR_KINDS and self.concealed.count(t) == 3})

@@ -45,10 +45,13 @@ def _contract_extras(record: HandRecord, w: Win, u: int, selfdraw_shares: int) -
     On a self-draw the partner pays ``selfdraw_shares`` U in all ("若自摸記分時承包者付5份點數"):
     its normal U plus the rest as the extra.
     """
+    bound = partners(record, w.seat)
+    if not bound:
+        return []  # the usual hand: no 承包
     extra = selfdraw_shares - 1
     out: list[Transfer] = []
     winners = set(record.winners)
-    for partner, n in sorted(partners(record, w.seat).items()):
+    for partner, n in sorted(bound.items()):
         times = f" × {n} contracts" if n > 1 else ""
         times_zh = f" × {n} 个承包" if n > 1 else ""
         if w.by == "self_draw":
@@ -101,14 +104,17 @@ def apply_hand_cap(transfers: list[Transfer], cap: int) -> tuple[list[Transfer],
         return [], []
     refunds: list[Transfer] = []
     items: list[Item] = []
+    totals = [0, 0, 0, 0]
+    for t in transfers:
+        totals[t.payer] += int(t.amount)
     for payer in range(4):
+        total = totals[payer]
+        if total <= cap:
+            continue
         owed = [0, 0, 0, 0]
         for t in transfers:
             if t.payer == payer:
                 owed[t.payee] += int(t.amount)
-        total = sum(owed)
-        if total <= cap:
-            continue
         paid = [o * cap // total for o in owed]
         order = [(payer + k) % 4 for k in range(1, 4) if owed[(payer + k) % 4] > 0]
         left = cap - sum(paid)

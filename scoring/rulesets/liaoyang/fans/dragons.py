@@ -15,8 +15,8 @@ class DaGeDa(WinnerFan):
     per_reading = True
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
-        return reading.hand.laid_dragon_sets + sum(
-            1 for t in reading.concealed_pungs if is_dragon(t))
+        return reading.hand.laid_dragon_sets + len(
+            [t for t in reading.concealed_pungs if is_dragon(t)])
 
 
 class DaGeDaLoser(LoserFan):

@@ -3,12 +3,12 @@ for), and 2或8掌 (the pair as read)."""
 
 from __future__ import annotations
 
-from collections import Counter
+from itertools import compress
+from operator import eq
 
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading
 from scoring.rulesets.liaoyang.fans.base import LoserFan, WinnerFan
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
-from scoring.tiles import is_suit, rank_of
 
 
 class SiGuiYi(WinnerFan):
@@ -18,10 +18,19 @@ class SiGuiYi(WinnerFan):
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
         hand = reading.hand
-        kongs = {m.kind for m in hand.melds if m.is_kong}
-        natural = Counter(t for t in hand.concealed if t != hand.hun)
-        natural.update(t for m in hand.melds if not m.is_kong for t in m.tiles)
-        return sum(1 for t, n in natural.items() if n == 4 and t not in kongs)
+        hun = hand.hun  # a 混 in the hand is not natural; one in a meld is its own face
+        natural = ([t for t in hand.concealed if t != hun] if hun in hand.concealed
+                   else list(hand.concealed))
+        kongs: set[int] = set()
+        for m in hand.melds:
+            if m.is_kong:
+                kongs.add(m.kind)
+            else:
+                natural += m.tiles
+        natural.sort()
+        # sorted, a kind held 4 times starts a run where a tile equals the one 3 places on
+        held_four = set(compress(natural, map(eq, natural, natural[3:])))
+        return sum(1 for t in held_four if t not in kongs and natural.count(t) == 4)
 
 
 class SuHu(WinnerFan):
@@ -44,7 +53,7 @@ class ErBaZhang(WinnerFan):
         if pair is None:
             return 0
         t = pair.tiles[0]
-        return int(is_suit(t) and rank_of(t) in (2, 8))
+        return int(t < 27 and t % 9 in (1, 7))  # a suit tile of rank 2 or 8
 
 
 class JiQiang(WinnerFan):
@@ -53,8 +62,7 @@ class JiQiang(WinnerFan):
     note_zh = "每张鸡枪牌（按牌面，含吃进的和张）"
 
     def times(self, reading: Reading, options: LiaoyangOptions) -> int:
-        jq = reading.hand.jiqiang
-        return sum(1 for t in reading.hand.physical if t in jq)
+        return sum(map(reading.hand.jiqiang.__contains__, reading.hand.physical))
 
 
 class JiQiangLoser(LoserFan):

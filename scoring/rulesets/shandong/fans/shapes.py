@@ -8,6 +8,9 @@ from typing import Any
 from scoring.rulesets.shandong.facts import WinFacts
 from scoring.rulesets.shandong.fans.base import Fan
 
+# 一条龙: 123 456 789 of one suit, by the chows' lowest tiles
+_LONG_STARTS = (frozenset({0, 3, 6}), frozenset({9, 12, 15}), frozenset({18, 21, 24}))
+
 
 class YiTiaoLong(Fan):
     name = "一条龙"
@@ -16,8 +19,7 @@ class YiTiaoLong(Fan):
     note_zh = "同一花色123、456、789三副顺子（可吃出）"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
-        starts = set(facts.chows)
-        return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
+        return any(map(set(facts.chows).issuperset, _LONG_STARTS))
 
 
 class PengPengHe(Fan):

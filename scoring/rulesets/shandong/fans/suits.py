@@ -7,7 +7,7 @@ from typing import Any
 
 from scoring.rulesets.shandong.facts import WinFacts
 from scoring.rulesets.shandong.fans.base import Fan
-from scoring.rulesets.shandong.shapes import is_258
+from scoring.rulesets.shandong.shapes import KINDS_258
 
 
 class HunYiSe(Fan):
@@ -39,4 +39,4 @@ class JiangYiSe(Fan):
     note_zh = "每张牌都是2、5或8"
 
     def is_condition_met(self, facts: WinFacts, options: Mapping[str, Any]) -> bool:
-        return all(is_258(t) for t in facts.tiles)
+        return KINDS_258.issuperset(facts.tiles)

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from scoring.rulesets.shanghai.hand import HandFacts
 from scoring.settlement import Item
-from scoring.tiles import TILE_NAMES, is_dragon, is_suit, is_wind
+from scoring.tiles import NUM_KINDS, TILE_NAMES, is_dragon, is_suit, is_wind
 
 
 class FlowerSource:
@@ -52,6 +52,9 @@ class DragonSet(FlowerSource):
 
 
 FLOWER_SOURCES: tuple[type[FlowerSource], ...] = (SuitKong, WindSet, DragonSet)
+#: the sources each playing tile kind matches, in FLOWER_SOURCES order (read once per set)
+_SOURCES_OF: tuple[tuple[type[FlowerSource], ...], ...] = tuple(
+    tuple(source for source in FLOWER_SOURCES if source.matches(t)) for t in range(NUM_KINDS))
 BONUS_FLOWER = 1  # each 春夏秋冬梅兰竹菊
 
 _KIND_NAMES = {"triplet": "刻", "exposed_kong": "明杠", "added_kong": "补杠",
@@ -67,8 +70,8 @@ def flower_items(hand: HandFacts) -> list[Item]:
         sets.append((m.kind, "triplet" if m.type == "pung" else m.type))
     sets.extend((t, "triplet") for t in hand.concealed_triplets())
     for tile, kind in sets:
-        for source in FLOWER_SOURCES:
-            if source.matches(tile) and kind in source.points:
+        for source in _SOURCES_OF[tile]:
+            if kind in source.points:
                 name = f"{source.name}{_KIND_NAMES[kind]}"
                 items.append(Item(name, source.points[kind], "hua",
                                   f"{TILE_NAMES[tile]} {kind.replace('_', ' ')}",
