@@ -34,7 +34,7 @@ from vision.capture import (
     open_capture,
 )
 from vision.change import LOCAL_CHANGE, local_change
-from vision.changes import Change, ChangeTracker
+from vision.changes import Change, ChangeTracker, windowed
 from vision.dealer import dealer_after, dealer_after_draw
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
@@ -48,6 +48,7 @@ from vision.reading import (
     showing_fourteen,
     table_waits,
 )
+from vision.region import Region, inside, table_region
 from vision.repair import Repair, winning_test
 from vision.stability import (
     STABLE_READINGS,
@@ -105,8 +106,9 @@ class Pipeline:
             wait for it to settle before running the models again (at most SETTLE_WAIT s).
         changes: analyse only where the picture changed (:mod:`vision.changes`: a change
             mask decides whether and where the models run, the other boxes are kept), not
-            the whole frame whenever a block's mean changed; a negative ``motion`` analyses
-            every frame whole either way.
+            the whole frame whenever a block's mean changed; once the table is calibrated a
+            full pass reads only the table's region (:mod:`vision.region`), until the camera
+            moves; a negative ``motion`` analyses every frame whole either way.
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
@@ -133,6 +135,10 @@ class Pipeline:
         self.stability = Stabilizer(stable_s, stable_readings)
         self._turns_indicator = rules_for(ruleset).turns_indicator
         self.calibration: TableCalibration | None = None
+        # frame px where a full pass looks once the table is calibrated (vision/region.py),
+        # with the change mask; None: the whole frame (not calibrated yet, the detector cannot
+        # run on windows, or every frame is analysed whole)
+        self.region: Region | None = None
         self._source = source
         self._capture_options = capture_options or {}
         self._capture: Capture | None = source if isinstance(source, Capture) else None
@@ -234,7 +240,14 @@ class Pipeline:
             self._moving_since = None
         elif not was_moving:
             self._moving_since = frame.time
-        change = self.changes.compare(image) if self.changes is not None else None
+        # a camera that moved (or a cut in a video) is read whole and calibrated again from
+        # what it now shows, unless the user gave the corners; until then the change mask
+        # reads only the calibrated table's region
+        moved = (self.corners is None and self._calib_thumb is not None
+                 and float(np.abs(thumb - self._calib_thumb).mean()) > CAMERA_MOVED)
+        region = None if moved or self.calibration is None else self.region
+        change = self.changes.compare(image).within(region) if self.changes is not None \
+            else None
         # unchanged: nowhere in the picture did a tile's worth change (one discard is far
         # below the whole picture's mean change); with the change mask: no region changed
         # (it also sees a die put down, which a block's mean change misses)
@@ -262,18 +275,16 @@ class Pipeline:
             dets = self._last_dets
         else:
             dets = self.detector.detect(image) if change is None else \
-                self.changes.detect(self.detector, image, change)  # type: ignore[union-attr]
+                self.changes.detect(self.detector, image, change,  # type: ignore[union-attr]
+                                    region)
             self._last_dets, self._last_thumb = dets, thumb
             if moving:  # read anyway after a long motion: wait another SETTLE_WAIT from here
                 self._moving_since = frame.time
         assert dets is not None
-        if self.calibration is None or (
-                not reused and self.corners is None and self._calib_thumb is not None
-                and float(np.abs(thumb - self._calib_thumb).mean()) > CAMERA_MOVED):
-            # without corners from the user, a camera that was moved (or a cut in a video)
-            # is calibrated again from what it now shows
+        if self.calibration is None or (not reused and moved):
             self.calibration = calibrate(image, self.corners, self.bottom_seat, dets)
             self._calib_thumb = thumb
+            dets = self._restrict(image, dets)
         timings["detect"] = time.perf_counter() - t0
         t1 = time.perf_counter()
         if reused and self._last_reading is not None:
@@ -293,6 +304,25 @@ class Pipeline:
                            hands=list(self.hands), dice=self.dice,
                            hand_dice=self.hand_dice(), events=events,
                            reused=reused, timings=timings)
+
+    def _restrict(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
+        """After calibrating, with the change mask and a detector that runs on windows: the
+        table's region for the passes to come, and this frame's detections cut to it (and kept
+        so), so that from here on one part of the picture is read, a box kept or found anew.
+
+        Analysing every frame whole (a negative ``motion``) reads no region: it stays the
+        yardstick that the change mask's shortcuts, the region among them, are checked against
+        (``bench/video_parity.py``)."""
+        frame = (image.shape[1], image.shape[0])
+        self.region = None
+        if self.changes is None or self.calibration is None or not windowed(self.detector):
+            return dets
+        self.region = table_region(self.calibration, dets, frame)
+        if self.region is None:
+            return dets
+        dets = dets[inside(dets.xyxy, self.region, frame)]
+        self._last_dets = self.changes.dets = dets
+        return dets
 
     # -- stability and events
 
