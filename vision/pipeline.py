@@ -108,7 +108,8 @@ class Pipeline:
             mask decides whether and where the models run, the other boxes are kept), not
             the whole frame whenever a block's mean changed; once the table is calibrated a
             full pass reads only the table's region (:mod:`vision.region`), until the camera
-            moves; a negative ``motion`` analyses every frame whole either way.
+            moves; a negative ``motion`` analyses every frame whole either way (and keeps
+            the boxes in the table's region, so both ways read the same part of the picture).
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
@@ -135,9 +136,8 @@ class Pipeline:
         self.stability = Stabilizer(stable_s, stable_readings)
         self._turns_indicator = rules_for(ruleset).turns_indicator
         self.calibration: TableCalibration | None = None
-        # frame px where a full pass looks once the table is calibrated (vision/region.py),
-        # with the change mask; None: the whole frame (not calibrated yet, the detector cannot
-        # run on windows, or every frame is analysed whole)
+        # frame px of the table once it is calibrated (vision/region.py): what is read; None:
+        # the whole frame (not calibrated yet, or the detector cannot run on windows)
         self.region: Region | None = None
         self._source = source
         self._capture_options = capture_options or {}
@@ -241,8 +241,8 @@ class Pipeline:
         elif not was_moving:
             self._moving_since = frame.time
         # a camera that moved (or a cut in a video) is read whole and calibrated again from
-        # what it now shows, unless the user gave the corners; until then the change mask
-        # reads only the calibrated table's region
+        # what it now shows, unless the user gave the corners; until then only the calibrated
+        # table's region is read (the change mask runs the models on it alone)
         moved = (self.corners is None and self._calib_thumb is not None
                  and float(np.abs(thumb - self._calib_thumb).mean()) > CAMERA_MOVED)
         region = None if moved or self.calibration is None else self.region
@@ -274,9 +274,13 @@ class Pipeline:
         if reused:
             dets = self._last_dets
         else:
-            dets = self.detector.detect(image) if change is None else \
-                self.changes.detect(self.detector, image, change,  # type: ignore[union-attr]
-                                    region)
+            if change is None:  # every frame whole: the yardstick of the region pass too
+                dets = self.detector.detect(image)
+                if region is not None:
+                    dets = dets[inside(dets.xyxy, region, (image.shape[1], image.shape[0]))]
+            else:
+                dets = self.changes.detect(  # type: ignore[union-attr]
+                    self.detector, image, change, region)
             self._last_dets, self._last_thumb = dets, thumb
             if moving:  # read anyway after a long motion: wait another SETTLE_WAIT from here
                 self._moving_since = frame.time
@@ -306,22 +310,25 @@ class Pipeline:
                            reused=reused, timings=timings)
 
     def _restrict(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
-        """After calibrating, with the change mask and a detector that runs on windows: the
-        table's region for the passes to come, and this frame's detections cut to it (and kept
-        so), so that from here on one part of the picture is read, a box kept or found anew.
+        """After calibrating, with a detector that runs on windows: the table's region for the
+        frames to come, and this frame's detections cut to it (and kept so).
 
-        Analysing every frame whole (a negative ``motion``) reads no region: it stays the
-        yardstick that the change mask's shortcuts, the region among them, are checked against
+        The change mask then runs the models on the region alone; analysing every frame whole
+        (a negative ``motion``) still runs them on the whole frame and keeps the boxes in the
+        region. Both read the same part of the picture, so the events of the two ways still
+        check the change mask's shortcuts, the region pass's narrower view among them
         (``bench/video_parity.py``)."""
         frame = (image.shape[1], image.shape[0])
         self.region = None
-        if self.changes is None or self.calibration is None or not windowed(self.detector):
+        if self.calibration is None or not windowed(self.detector):
             return dets
         self.region = table_region(self.calibration, dets, frame)
         if self.region is None:
             return dets
         dets = dets[inside(dets.xyxy, self.region, frame)]
-        self._last_dets = self.changes.dets = dets
+        self._last_dets = dets
+        if self.changes is not None:
+            self.changes.dets = dets
         return dets
 
     # -- stability and events

@@ -129,19 +129,24 @@ def test_region_pass_maps_boxes_back_to_the_frame(tmp_path: Path) -> None:
 def test_pipeline_reads_the_table_once_calibrated_from_corners(tmp_path: Path) -> None:
     """With the change mask, the first frame is read whole (nothing calibrated before it),
     every later full pass only on the corners' region; analysing every frame whole (the
-    yardstick) reads no region."""
+    yardstick) runs the models on the whole frame and keeps the region's boxes."""
     for motion in (1.5, -1.0):
-        detector = _detector(tmp_path, [(100, 50, 20, 30, ONE_M, 0.9)])
+        # in the whole input, (100, 50) is at frame (200, 96), beyond the region, and (300, 250)
+        # at (600, 496), in it; in the region's window (from input x 224) both are in it
+        detector = _detector(tmp_path, [(100, 50, 20, 30, ONE_M, 0.9),
+                                        (300, 250, 20, 30, ONE_M, 0.9)])
         shapes = _runs(detector)
         pipe = Pipeline(None, detector, corners=CORNERS, motion=motion, settle=False)
-        pipe.process(_table(), 0, 0.0)
-        pipe.process(_table(145), 1, 0.2)  # all changed: a full pass
-        pipe.process(_table(200), 2, 0.4)  # corners given: the camera is taken not to move
-        if motion < 0:
-            assert pipe.region is None and shapes == [(544, 960)] * 3
-            continue
+        results = [pipe.process(_table(level), i, 0.2 * i)
+                   for i, level in enumerate((120, 145, 200))]  # all changed each time
+        # corners given: the camera is taken not to move
         assert pipe.region == (504, 4, 1496, 996)
+        if motion < 0:
+            assert shapes == [(544, 960)] * 3
+            assert [len(r.detections) for r in results] == [1, 1, 1]
+            continue
         assert shapes == [(544, 960), (512, 544), (512, 544)]
+        assert [len(r.detections) for r in results] == [1, 2, 2]
         assert pipe.changes is not None and pipe.changes.passes == {"whole": 1, "table": 2}
 
 
