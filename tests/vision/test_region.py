@@ -174,3 +174,31 @@ def test_pipeline_reads_the_whole_frame_until_calibrated_and_after_the_camera_mo
     pipe = Pipeline(None, fixed, settle=False)
     pipe.process(_table(), 0, 0.0)
     assert pipe.region is None
+
+
+def test_nothing_the_bundled_video_table_holds_falls_outside_its_region() -> None:
+    """The bundled video's table, calibrated as the pipeline does from its first frame (the
+    walls alone: no hand is dealt yet): every labeled box of the whole game (hands, melds,
+    flowers, discards, dice) lies inside the region, more than 2 tile lengths from its
+    borders inside the frame."""
+    import cv2
+
+    from tests.vision.labeled_truth import VIDEO, script, step_detections
+    from vision.reading import calibrate
+
+    cap = cv2.VideoCapture(str(VIDEO))
+    ok, first = cap.read()
+    cap.release()
+    assert ok
+    dets = step_detections(0)
+    calib = calibrate(first, None, 0, dets)
+    region = table_region(calib, dets, FRAME)
+    assert calib.guessed and region is not None
+    boxes = np.concatenate([step_detections(k).xyxy for k in range(len(script()["steps"]))])
+    assert len(boxes) > 1000 and inside(boxes, region, FRAME).all()
+    spare = 2 * tile_length(dets, FRAME)
+    x0, y0, x1, y1 = region
+    assert x0 + spare < boxes[:, 0].min() and boxes[:, 2].max() < x1 - spare
+    assert (y0 == 0 or y0 + spare < boxes[:, 1].min())
+    assert (y1 == FRAME[1] or boxes[:, 3].max() < y1 - spare)
+    assert x1 - x0 < 0.7 * FRAME[0]  # and the region is a real saving
