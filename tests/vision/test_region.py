@@ -3,6 +3,7 @@ frame, and the pipeline's whole-frame passes before calibration and after the ca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -21,10 +22,10 @@ CORNERS = [[600, 900], [1400, 900], [1400, 100], [600, 100]]  # bottom-left firs
 ONE_M = TILE_NAMES.index("1m")
 
 
-def _detector(tmp_path: Path, rows: list[tuple[float, ...]]) -> Detector:
+def _detector(tmp_path: Path, rows: Sequence[tuple[float, ...]]) -> Detector:
     """A dynamic detector that answers ``rows`` (input px of whatever it is run on) at 960."""
-    model = fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), rows, size=64, dynamic=True,
-                           n_anchors=max(64, len(rows)))
+    model = fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), list(rows), size=64,
+                           dynamic=True, n_anchors=max(64, len(rows)))
     return Detector(model, read_dice=False, imgsz=960)
 
 
