@@ -13,6 +13,12 @@ busy 2-core machine). Prints
   2 threads, and onnxruntime on the square 960x960 input that was run before the rectangular
   letterbox (``whole_table_speedup``: that / each), the configurations taking turns photo by
   photo so that a change of load hits all alike;
+- in the same run, on frames of the bundled video: onnxruntime on the square 960x960 input, on
+  the 960x544 input, and on the calibrated table's region only (``TABLE REGION``: what the
+  pipeline's full pass reads once the table is calibrated, vision/region.py; the table
+  calibrated from the video's first frame as the pipeline does), and on the photos the table
+  region of each photo's own calibration; ``table_region_speedup``: the square 960 pass on the
+  same pictures / the table region pass;
 - ``session_options_ms``: the detector's inference alone under the options weighed for two
   cores (onnxruntime threads spinning or sleeping; OpenVINO any-shape or exact-shape compile,
   float32 or bfloat16);
@@ -54,6 +60,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.backends import AUTO, BACKENDS, openvino_installed  # noqa: E402
 from vision.capture import load_image  # noqa: E402
+from vision.changes import detect_region, find_region, input_windows, whole_input  # noqa: E402
 from vision.detector import LETTERBOX_FILL, Detector, default_models_dir, load_detector  # noqa: E402
 
 SAMPLES = ROOT / "vision" / "samples"
@@ -111,6 +118,55 @@ def squared(image: np.ndarray) -> np.ndarray:
     h, w = image.shape[:2]
     return cv2.copyMakeBorder(image, 0, max(0, w - h), 0, max(0, h - w), cv2.BORDER_CONSTANT,
                               value=(LETTERBOX_FILL,) * 3)
+
+
+class TableRegion:
+    """``detect`` and ``find`` on the calibrated table's region only, as the pipeline runs a
+    full pass once the table is calibrated: each picture's region is that of the pipeline's
+    calibration of ``calibrate_on[picture]`` (the picture itself, or the video's first frame),
+    made on its first frame by a whole-frame pass."""
+
+    def __init__(self, detector: Detector, images: list, calibrate_on: list) -> None:
+        from vision.pipeline import Pipeline
+
+        self.detector = detector
+        self.regions: dict[int, tuple[int, int, int, int]] = {}
+        for image, first in zip(images, calibrate_on, strict=True):
+            pipe = Pipeline(None, detector)  # the change mask's pipeline reads regions
+            pipe.process(first, 0, 0.0)
+            if pipe.region is None:
+                raise ValueError("the pipeline found no table region in a bench picture")
+            self.regions[id(image)] = pipe.region
+
+    def detect(self, image: np.ndarray) -> object:
+        return detect_region(self.detector, image, self.regions[id(image)])
+
+    def find(self, image: np.ndarray) -> object:
+        return find_region(self.detector, image, self.regions[id(image)])
+
+    def inputs(self, images: list) -> str:
+        """The regions and the detector input each runs at (w x h)."""
+        out = []
+        for image in images:
+            region = self.regions[id(image)]
+            boxed, lb = whole_input(self.detector, image)
+            (x0, y0, x1, y1), = input_windows(lb, boxed.shape, (region,), 0)
+            out.append(f"{region} -> {x1 - x0}x{y1 - y0}")
+        return ", ".join(out)
+
+
+def video_frames(indices: tuple[int, ...]) -> list[np.ndarray]:
+    """The bundled video's frames at ``indices``, in order."""
+    cap = cv2.VideoCapture(str(VIDEO))
+    out = []
+    for i in range(max(indices) + 1):
+        ok, frame = cap.read()
+        if not ok:
+            break
+        if i in indices:
+            out.append(frame)
+    cap.release()
+    return out
 
 
 def session_options(models: Path, repeat: int) -> list[str]:
@@ -370,12 +426,27 @@ def main() -> int:
         for threads in (1, 2):
             configs[backend, threads] = (load_detector(models, threads=threads, imgsz=960,
                                                        backend=backend), images)
+    # the table region, in the same run: on the video's frames (the table calibrated from its
+    # first frame, as the pipeline does) and on the photos (each by its own calibration)
+    first, *frames = video_frames((0, 60, 150, 250))
+    def region_det() -> Detector:  # one each, as each configuration has its crop cache
+        return load_detector(models, threads=2, imgsz=960, backend="onnxruntime")
+
+    regions = {"video": TableRegion(region_det(), frames, [first] * len(frames)),
+               "photos": TableRegion(region_det(), images, images)}
+    configs["square video", 2] = (load_detector(models, threads=2, imgsz=960,
+                                                backend="onnxruntime"),
+                                  [squared(f) for f in frames])
+    configs["rect video", 2] = (load_detector(models, threads=2, imgsz=960,
+                                              backend="onnxruntime"), frames)
+    configs["table region video", 2] = (regions["video"], frames)  # type: ignore[assignment]
+    configs["table region photos", 2] = (regions["photos"], images)  # type: ignore[assignment]
     ms = interleaved_ms(configs, args.repeat)
     base, base_find = ms["square", 2]
     print(f"detector_ms_median[backend=onnxruntime, input=960x960 square, threads=2]: "
           f"{base:.1f} ({base_find:.1f} the detection stage alone)  (before the rectangular "
           f"letterbox; {configs['square', 2][0].describe()})")
-    whole = {key: v for key, v in ms.items() if key[0] != "square"}
+    whole = {key: v for key, v in ms.items() if key[0] in BACKENDS}
     for (backend, threads), (detect, find) in whole.items():
         print(f"detector_ms_median[backend={backend}, input=960x544, threads={threads}]: "
               f"{detect:.1f} ({find:.1f} the detection stage alone)")
@@ -383,6 +454,26 @@ def main() -> int:
         print(f"whole_table_speedup[backend={backend}, threads={threads}] vs square 960 "
               f"onnxruntime: {base / detect:.2f}x with the classifiers, "
               f"{base_find / find:.2f}x the detection stage  (goal >= 2x)")
+    sq_video, sq_video_find = ms["square video", 2]
+    rect_video, rect_video_find = ms["rect video", 2]
+    print(f"detector_ms_median[backend=onnxruntime, input=960x960 square, threads=2, "
+          f"{len(frames)} video frames]: {sq_video:.1f} ({sq_video_find:.1f} the detection "
+          f"stage alone)")
+    print(f"detector_ms_median[backend=onnxruntime, input=960x544, threads=2, "
+          f"{len(frames)} video frames]: {rect_video:.1f} ({rect_video_find:.1f} the detection "
+          f"stage alone)")
+    for where, pictures, (sq, sq_find), (rect, rect_find) in (
+            ("video", frames, (sq_video, sq_video_find), (rect_video, rect_video_find)),
+            ("photos", images, (base, base_find), ms["onnxruntime", 2])):
+        detect, find = ms[f"table region {where}", 2]
+        print(f"detector_ms_median[backend=onnxruntime, TABLE REGION only, threads=2, "
+              f"{len(pictures)} {'video frames' if where == 'video' else 'photos'}]: "
+              f"{detect:.1f} ({find:.1f} the detection stage alone)  (region -> input: "
+              f"{regions[where].inputs(pictures)})")
+        print(f"table_region_speedup[backend=onnxruntime, threads=2, {where}] vs square 960 "
+              f"onnxruntime on the same {where}: {sq / detect:.2f}x with the classifiers, "
+              f"{sq_find / find:.2f}x the detection stage  (goal >= 2x; the whole frame "
+              f"at 960x544 on them: {sq / rect:.2f}x, {sq_find / rect_find:.2f}x)")
     if not args.quick:
         for line in session_options(models, args.repeat):
             print(f"session_options_ms[detector inference, 960x544]: {line}")

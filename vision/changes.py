@@ -7,7 +7,9 @@ detections are reused; a few regions changed, and only those are run through the
 each in a window cut from the whole-frame detector input with a margin of context, aligned to
 the detector's stride, so the model sees the very pixels the full pass would. Boxes outside the
 changed regions keep their classes; boxes inside them are classified, in one batch. A camera
-that moved, or a picture that changed over too much of its area, is analysed whole.
+that moved, or a picture that changed over too much of its area, is analysed whole: the whole
+frame, or once the table is calibrated, the table's region (:mod:`vision.region`), one window of
+the same input (:func:`detect_region`); the changed regions are then cut to it.
 
 A global mean difference cannot do this: one discarded tile changes 0.2% of a 1080p frame.
 """
@@ -22,6 +24,7 @@ import numpy as np
 
 from vision.detections import TileDetections
 from vision.detector import STRIDE, Detector, Letterbox, box_iou, grey_stretched, to_tensor
+from vision.region import Region, inside
 
 SCALE = 4  # the change mask is computed on a 1/4-size grey picture (480x270 for 1080p)
 LEVEL = 20  # grey-level difference (0..255) at 1/4 size that is a change, not sensor noise
@@ -42,6 +45,74 @@ class Change:
     @property
     def none(self) -> bool:
         return not self.whole and not self.regions
+
+    def within(self, region: Region | None) -> Change:
+        """The change inside the table's ``region`` only (what lies beyond it is not read)."""
+        if self.whole or region is None:
+            return self
+        rx0, ry0, rx1, ry1 = region
+        return Change(regions=tuple(
+            (max(x0, rx0), max(y0, ry0), min(x1, rx1), min(y1, ry1))
+            for x0, y0, x1, y1 in self.regions if x0 < rx1 and rx0 < x1 and y0 < ry1 and ry0 < y1))
+
+
+def windowed(detector: object) -> bool:
+    """Whether ``detector`` can run on windows of its whole-frame input: a :class:`Detector`
+    whose input size is settled and free (``export --dynamic``)."""
+    return isinstance(detector, Detector) and detector.det.dynamic and len(detector.sizes) == 1
+
+
+def whole_input(detector: Detector, image: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+    """The detector input of the whole frame at its settled size, and how it maps back."""
+    source = grey_stretched(image) if detector.grey else image
+    return detector.model_input(source, detector.sizes[0])
+
+
+def input_windows(lb: Letterbox, shape: tuple[int, ...],
+                  regions: tuple[tuple[int, int, int, int], ...], margin: int
+                  ) -> list[tuple[int, int, int, int]]:
+    """Windows of the detector input (``shape``, mapped from the frame by ``lb``) around the
+    ``regions`` (frame px) with ``margin`` input px of context, aligned outward to the
+    detector's stride and merged where they overlap."""
+    ih, iw = shape[:2]
+    boxes = []
+    for x0, y0, x1, y1 in regions:
+        ax0 = (x0 * lb.ratio + lb.pad_x - margin) // STRIDE * STRIDE
+        ay0 = (y0 * lb.ratio + lb.pad_y - margin) // STRIDE * STRIDE
+        ax1 = -(-(x1 * lb.ratio + lb.pad_x + margin) // STRIDE) * STRIDE
+        ay1 = -(-(y1 * lb.ratio + lb.pad_y + margin) // STRIDE) * STRIDE
+        boxes.append([max(0, int(ax0)), max(0, int(ay0)), min(iw, int(ax1)), min(ih, int(ay1))])
+    return _merge_overlapping(boxes)
+
+
+def find_in_windows(detector: Detector, boxed: np.ndarray, lb: Letterbox,
+                    windows: list[tuple[int, int, int, int]]) -> TileDetections:
+    """The detection stage on each window of the whole-frame input ``boxed`` (so at the scale
+    of a whole-frame pass), boxes mapped back to frame pixels (not yet classified)."""
+    found = []
+    for x0, y0, x1, y1 in windows:
+        shifted = Letterbox(lb.ratio, lb.pad_x - x0, lb.pad_y - y0, lb.width, lb.height)
+        raw = detector.det.run(to_tensor([boxed[y0:y1, x0:x1]]))
+        found.append(detector.decode(raw, shifted, detector.conf))
+    return TileDetections.merge(found)
+
+
+def find_region(detector: Detector, image: np.ndarray, region: Region) -> TileDetections:
+    """The detection stage on the table's ``region`` only: one window of the whole-frame input
+    (the region aligned outward to the stride), its boxes that lie inside the region."""
+    boxed, lb = whole_input(detector, image)
+    found = find_in_windows(detector, boxed, lb, input_windows(lb, boxed.shape, (region,), 0))
+    return found[inside(found.xyxy, region, (image.shape[1], image.shape[0]))]
+
+
+def detect_region(detector: object, image: np.ndarray, region: Region | None) -> TileDetections:
+    """A full analysis of the table: ``detector.detect(image)``, on the calibrated table's
+    ``region`` only when there is one and the detector runs on windows (:func:`windowed`)."""
+    if region is None or not windowed(detector):
+        return detector.detect(image)  # type: ignore[attr-defined, no-any-return]
+    assert isinstance(detector, Detector)
+    found = detector.last_found = find_region(detector, image, region)
+    return detector.name(image, found)
 
 
 class ChangeTracker:
@@ -77,29 +148,31 @@ class ChangeTracker:
                         for x, y, bw, bh, area in stats[1:] if area >= MIN_AREA)
         return Change(regions=regions)
 
-    def detect(self, detector: object, image: np.ndarray, change: Change) -> TileDetections:
+    def detect(self, detector: object, image: np.ndarray, change: Change,
+               region: Region | None = None) -> TileDetections:
         """The frame's detections: the kept ones where nothing changed, fresh ones elsewhere.
 
-        Any detector with ``detect(image)`` works; a :class:`Detector` whose input size is
-        settled and free (``export --dynamic``) is run on the changed windows only."""
+        Any detector with ``detect(image)`` works; one that runs on windows (:func:`windowed`)
+        is run on the changed windows only. With the table's ``region`` (the change already
+        cut to it, :meth:`Change.within`) a whole pass reads that region only
+        (:func:`detect_region`, counted as ``table``) and nothing beyond it is kept."""
         if change.none and self.dets is not None:
             self.passes["none"] += 1
             return self.dets
         geometry = None
-        if not change.whole and isinstance(detector, Detector) and detector.det.dynamic \
-                and len(detector.sizes) == 1:
-            source = grey_stretched(image) if detector.grey else image
-            geometry = detector.model_input(source, detector.sizes[0])
+        if not change.whole and windowed(detector):
+            assert isinstance(detector, Detector)
+            geometry = whole_input(detector, image)
         windows = None if geometry is None else self._windows(geometry[1], geometry[0].shape,
                                                               change)
         if windows is None or geometry is None:
-            dets = detector.detect(image)  # type: ignore[attr-defined]
-            self.passes["whole"] += 1
+            dets = detect_region(detector, image, region)
+            self.passes["table" if region is not None and windowed(detector) else "whole"] += 1
             self.last_windows = []
             self.reference = self._grey
         else:
             assert isinstance(detector, Detector)
-            dets = self._detect_windows(detector, image, geometry, windows, change)
+            dets = self._detect_windows(detector, image, geometry, windows, change, region)
             self.passes["windows"] += 1
             self.last_windows = windows
             self._refresh_reference(change)
@@ -112,35 +185,25 @@ class ChangeTracker:
         ``lb``) around the changed regions, merged where they overlap; ``None`` when they
         cover so much that the whole input is as cheap."""
         ih, iw = shape[:2]
-        boxes = []
-        for x0, y0, x1, y1 in change.regions:
-            ax0 = (x0 * lb.ratio + lb.pad_x - MARGIN) // STRIDE * STRIDE
-            ay0 = (y0 * lb.ratio + lb.pad_y - MARGIN) // STRIDE * STRIDE
-            ax1 = -(-(x1 * lb.ratio + lb.pad_x + MARGIN) // STRIDE) * STRIDE
-            ay1 = -(-(y1 * lb.ratio + lb.pad_y + MARGIN) // STRIDE) * STRIDE
-            boxes.append([max(0, int(ax0)), max(0, int(ay0)), min(iw, int(ax1)),
-                          min(ih, int(ay1))])
-        merged = _merge_overlapping(boxes)
+        merged = input_windows(lb, shape, change.regions, MARGIN)
         if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in merged) > WHOLE_SHARE * ih * iw:
             return None
         return merged
 
     def _detect_windows(self, detector: Detector, image: np.ndarray,
                         geometry: tuple[np.ndarray, Letterbox],
-                        windows: list[tuple[int, int, int, int]], change: Change
-                        ) -> TileDetections:
-        """Detection in each window, fresh boxes where the picture changed, kept ones
-        elsewhere; only the fresh ones are classified (in one batch, by ``Detector.name``)."""
+                        windows: list[tuple[int, int, int, int]], change: Change,
+                        region: Region | None = None) -> TileDetections:
+        """Detection in each window, fresh boxes where the picture changed (and inside the
+        table's ``region``), kept ones elsewhere; only the fresh ones are classified (in one
+        batch, by ``Detector.name``)."""
         assert self.dets is not None
-        boxed, lb = geometry
-        found = []
-        for x0, y0, x1, y1 in windows:
-            shifted = Letterbox(lb.ratio, lb.pad_x - x0, lb.pad_y - y0, lb.width, lb.height)
-            raw = detector.det.run(to_tensor([boxed[y0:y1, x0:x1]]))
-            found.append(detector.decode(raw, shifted, detector.conf))
+        fresh = find_in_windows(detector, *geometry, windows)
         regions = np.array(change.regions, np.float32).reshape(-1, 4)
-        fresh = TileDetections.merge(found)
-        fresh = fresh[_touches(fresh.xyxy, regions)]
+        keep = _touches(fresh.xyxy, regions)
+        if region is not None:
+            keep &= inside(fresh.xyxy, region, (image.shape[1], image.shape[0]))
+        fresh = fresh[keep]
         kept = self.dets[~_touches(self.dets.xyxy, regions)]
         if len(kept) and len(fresh):  # a kept box that is one of the fresh ones: the fresh wins
             kept = kept[box_iou(kept.xyxy, fresh.xyxy).max(axis=1) <= detector.iou]

@@ -34,7 +34,7 @@ from vision.capture import (
     open_capture,
 )
 from vision.change import LOCAL_CHANGE, local_change
-from vision.changes import Change, ChangeTracker
+from vision.changes import Change, ChangeTracker, windowed
 from vision.dealer import dealer_after, dealer_after_draw
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
@@ -48,6 +48,7 @@ from vision.reading import (
     showing_fourteen,
     table_waits,
 )
+from vision.region import Region, inside, table_region
 from vision.repair import Repair, winning_test
 from vision.stability import (
     STABLE_READINGS,
@@ -105,8 +106,10 @@ class Pipeline:
             wait for it to settle before running the models again (at most SETTLE_WAIT s).
         changes: analyse only where the picture changed (:mod:`vision.changes`: a change
             mask decides whether and where the models run, the other boxes are kept), not
-            the whole frame whenever a block's mean changed; a negative ``motion`` analyses
-            every frame whole either way.
+            the whole frame whenever a block's mean changed; once the table is calibrated a
+            full pass reads only the table's region (:mod:`vision.region`), until the camera
+            moves; a negative ``motion`` analyses every frame whole either way (and keeps
+            the boxes in the table's region, so both ways read the same part of the picture).
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
@@ -133,6 +136,9 @@ class Pipeline:
         self.stability = Stabilizer(stable_s, stable_readings)
         self._turns_indicator = rules_for(ruleset).turns_indicator
         self.calibration: TableCalibration | None = None
+        # frame px of the table once it is calibrated (vision/region.py): what is read; None:
+        # the whole frame (not calibrated yet, or the detector cannot run on windows)
+        self.region: Region | None = None
         self._source = source
         self._capture_options = capture_options or {}
         self._capture: Capture | None = source if isinstance(source, Capture) else None
@@ -234,7 +240,14 @@ class Pipeline:
             self._moving_since = None
         elif not was_moving:
             self._moving_since = frame.time
-        change = self.changes.compare(image) if self.changes is not None else None
+        # a camera that moved (or a cut in a video) is read whole and calibrated again from
+        # what it now shows, unless the user gave the corners; until then only the calibrated
+        # table's region is read (the change mask runs the models on it alone)
+        moved = (self.corners is None and self._calib_thumb is not None
+                 and float(np.abs(thumb - self._calib_thumb).mean()) > CAMERA_MOVED)
+        region = None if moved or self.calibration is None else self.region
+        change = self.changes.compare(image).within(region) if self.changes is not None \
+            else None
         # unchanged: nowhere in the picture did a tile's worth change (one discard is far
         # below the whole picture's mean change); with the change mask: no region changed
         # (it also sees a die put down, which a block's mean change misses)
@@ -261,19 +274,21 @@ class Pipeline:
         if reused:
             dets = self._last_dets
         else:
-            dets = self.detector.detect(image) if change is None else \
-                self.changes.detect(self.detector, image, change)  # type: ignore[union-attr]
+            if change is None:  # every frame whole: the yardstick of the region pass too
+                dets = self.detector.detect(image)
+                if region is not None:
+                    dets = dets[inside(dets.xyxy, region, (image.shape[1], image.shape[0]))]
+            else:
+                dets = self.changes.detect(  # type: ignore[union-attr]
+                    self.detector, image, change, region)
             self._last_dets, self._last_thumb = dets, thumb
             if moving:  # read anyway after a long motion: wait another SETTLE_WAIT from here
                 self._moving_since = frame.time
         assert dets is not None
-        if self.calibration is None or (
-                not reused and self.corners is None and self._calib_thumb is not None
-                and float(np.abs(thumb - self._calib_thumb).mean()) > CAMERA_MOVED):
-            # without corners from the user, a camera that was moved (or a cut in a video)
-            # is calibrated again from what it now shows
+        if self.calibration is None or (not reused and moved):
             self.calibration = calibrate(image, self.corners, self.bottom_seat, dets)
             self._calib_thumb = thumb
+            dets = self._restrict(image, dets)
         timings["detect"] = time.perf_counter() - t0
         t1 = time.perf_counter()
         if reused and self._last_reading is not None:
@@ -293,6 +308,28 @@ class Pipeline:
                            hands=list(self.hands), dice=self.dice,
                            hand_dice=self.hand_dice(), events=events,
                            reused=reused, timings=timings)
+
+    def _restrict(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
+        """After calibrating, with a detector that runs on windows: the table's region for the
+        frames to come, and this frame's detections cut to it (and kept so).
+
+        The change mask then runs the models on the region alone; analysing every frame whole
+        (a negative ``motion``) still runs them on the whole frame and keeps the boxes in the
+        region. Both read the same part of the picture, so the events of the two ways still
+        check the change mask's shortcuts, the region pass's narrower view among them
+        (``bench/video_parity.py``)."""
+        frame = (image.shape[1], image.shape[0])
+        self.region = None
+        if self.calibration is None or not windowed(self.detector):
+            return dets
+        self.region = table_region(self.calibration, dets, frame)
+        if self.region is None:
+            return dets
+        dets = dets[inside(dets.xyxy, self.region, frame)]
+        self._last_dets = dets
+        if self.changes is not None:
+            self.changes.dets = dets
+        return dets
 
     # -- stability and events
 

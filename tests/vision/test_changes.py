@@ -88,8 +88,9 @@ def test_change_mask_gives_the_events_of_full_analysis() -> None:
     assert got == _events(full, clip.frames, clip.fps)
     assert [e[1] for e in got].count("dice") == 2  # the dice came back: the next roll
     assert masked.changes is not None
-    # each change read twice (its reading confirmed on the next frame), the rest reused
-    assert masked.changes.passes == {"whole": 2, "windows": 4}
+    # each change read twice (its reading confirmed on the next frame), the rest reused; the
+    # first frame whole, the next full pass on the calibrated table's region only
+    assert masked.changes.passes == {"whole": 1, "table": 1, "windows": 4}
     x0, y0, x1, y1 = masked.changes.last_windows[0]  # the dice's window: a small part
     assert x0 % STRIDE == y0 % STRIDE == 0 and (x1 - x0) * (y1 - y0) < 0.1 * 960 * 544
 
@@ -139,14 +140,16 @@ def test_bundled_video_with_the_shipped_models_both_ways() -> None:
 @pytest.mark.slow
 def test_bundled_video_with_the_change_mask() -> None:
     """The bundled video (two hands played, with sensor noise): most frames are still and
-    reused, and most of the frames analysed run the detector on windows only."""
+    reused, and most of the frames analysed run the detector on windows only; the full passes
+    after the first read the calibrated table's region only."""
     masked = Pipeline(str(SAMPLES / "table_1080p.mp4"), load_detector())
     results = list(masked.frames())
     analysed = sum(not r.reused for r in results)
     assert masked.changes is not None
     passes = masked.changes.passes
-    assert passes["whole"] + passes["windows"] == analysed < len(results) / 2
-    assert passes["windows"] > 2 * passes["whole"] > 0
+    assert passes["whole"] + passes["table"] + passes["windows"] == analysed < len(results) / 2
+    assert passes["windows"] > 2 * (passes["whole"] + passes["table"])
+    assert passes["whole"] == 1 and passes["table"] > 0
 
 
 @shipped
