@@ -21,7 +21,7 @@ from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
 from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
 from scoring.rulesets.liaoyang.requirements import NOT_A_SHAPE, failures, first_failure
-from scoring.settlement import Item
+from scoring.settlement import Item, explained_item
 
 _PER_READING = tuple(f for f in WINNER_FANS if f.per_reading)
 _PER_READING_FAN = tuple(f.fan for f in _PER_READING)
@@ -39,8 +39,12 @@ class WinnerEvaluation:
 
 def _item(name: str, fan: int, times: int, note: str, note_zh: str) -> Item:
     if times > 1:
-        note, note_zh = f"{times} × {fan}: {note}", f"{times} × {fan}：{note_zh}"
-    return Item(name, fan * times, "fan", note, note_zh)
+        return explained_item(name, fan * times, "fan", _times_note, (fan, times, note, note_zh))
+    return Item(name, fan, "fan", note, note_zh)
+
+
+def _times_note(fan: int, times: int, note: str, note_zh: str) -> tuple[str, str]:
+    return f"{times} × {fan}: {note}", f"{times} × {fan}：{note_zh}"
 
 
 def readings(hand: WinnerHand) -> list[Reading]:

@@ -15,12 +15,17 @@ from scoring.rulesets.liaoyang.options import OPTIONS, LiaoyangOptions
 from scoring.rulesets.liaoyang.requirements import HUN_DISCARDED, first_failure
 from scoring.rulesets.liaoyang.settle import bao_count, pay, transfers_and_items
 from scoring.rulesets.liaoyang.wild import hun_may_be_claimed, hun_of, jiqiang_of
-from scoring.settlement import Item, Settlement, Transfer, WinScore
+from scoring.settlement import Item, Settlement, Transfer, WinScore, explained_item
 from scoring.tiles import TILE_NAMES, Tile, format_tiles, tile_from_name
 
 
 def _names(tiles: Sequence[Tile]) -> list[str]:
     return [TILE_NAMES[t] for t in tiles]
+
+
+def _loser_note(seat: int, item: Item) -> tuple[str, str]:
+    """A loser's item as listed among the hand's: its note, said of that seat."""
+    return f"seat {seat}: {item.note}", f"{seat}号座位：{item.note_zh}"
 
 
 def _indicator_from(context: Any) -> Tile | None:
@@ -157,8 +162,8 @@ class LiaoyangRuleset(Ruleset):
         items: list[Item] = []
         loser_details = []
         for (lo, l_items, f_i), p in zip(loser_items, payments, strict=True):
-            items += [Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}",
-                           f"{lo.seat}号座位：{i.note_zh}") for i in l_items]
+            items += [explained_item(i.name, i.value, i.unit, _loser_note, (lo.seat, i))
+                      for i in l_items]
             loser_details.append({"seat": lo.seat, "f_i": f_i,
                                   "fans": [f"{i.name} {i.value}" for i in l_items],
                                   "raw": p.raw, "pays": p.total})

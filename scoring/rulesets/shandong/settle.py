@@ -7,7 +7,7 @@ that winner's payments to the liable player without changing the amounts.
 from __future__ import annotations
 
 from scoring.record import HandRecord, Win
-from scoring.settlement import Transfer
+from scoring.settlement import Transfer, explained_transfer
 
 CHENGBAO_CLAIMS = 3  # claims by the winner on one player's discards that make that player liable
 
@@ -50,12 +50,15 @@ def win_transfers(record: HandRecord, win: Win, share: int) -> list[Transfer]:
     liable = chengbao_payer(record, win.seat)
     if liable is None:
         return out
-    return [Transfer(liable, t.payee, t.amount,
-                     f"承包: {t.reason}" if t.payer == liable
-                     else f"承包: pays seat {t.payer}'s {t.reason}",
-                     f"承包：{t.reason_zh}" if t.payer == liable
-                     else f"承包：代{t.payer}号座位付 {t.reason_zh}")
+    return [explained_transfer(liable, t.payee, t.amount, _liable_reason, (t, liable))
             for t in out]
+
+
+def _liable_reason(t: Transfer, liable: int) -> tuple[str, str]:
+    """The reason of a payment the 承包 liable player makes (in place of ``t.payer``)."""
+    if t.payer == liable:
+        return f"承包: {t.reason}", f"承包：{t.reason_zh}"
+    return f"承包: pays seat {t.payer}'s {t.reason}", f"承包：代{t.payer}号座位付 {t.reason_zh}"
 
 
 def next_dealer(record: HandRecord) -> int:
