@@ -35,9 +35,10 @@ def base_transfers(record: HandRecord, win: Win, share: int) -> list[Transfer]:
 
 def chengbao_payer(record: HandRecord, winner: int) -> int | None:
     """The player A on whose discards the winner made 3 or more claims (吃/碰/明杠), if any."""
-    claims = record.seats[winner].claims_from
-    if not claims:
-        return None  # the usual hand: no claims at all
+    seat = record.seats[winner]
+    if len(seat.melds) < CHENGBAO_CLAIMS:
+        return None  # the usual hand: too few melds to have made that many claims
+    claims = seat.claims_from
     for a in _others(winner):
         if claims.get(a, 0) >= CHENGBAO_CLAIMS:
             return a
