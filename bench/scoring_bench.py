@@ -32,6 +32,14 @@ gave 0.0419..0.0493, median 0.0437, against 0.0290..0.0350, median 0.0319 (run b
 1.48x, median 1.41x); cold 0.027..0.032 against 0.022..0.027; callgrind counts 852k -> 582k
 instructions per scored record. The target (3x 0.0145 = 0.0435) is met only just: 3 of the 7
 runs fell below it.
+Branch speed20b (item notes and transfer reasons written when first read, items that never
+change built at import, readings looked up by the sorted natural tiles, meld texts from a table
+built at import, no f-string per valid meld or win in parsing; no new cache): 35 runs alternated
+with main 81235c2's on the same loaded machine gave median 0.0466 (0.0379..0.0526) against
+0.0439 (0.0381..0.0511), cold 0.0312 against 0.0303; callgrind 582k -> 522k instructions per
+scored record (-10%), bytecodes 5,861 -> 5,376; best of 100 passes interleaved in one process
+1.08x..1.18x. On this load the ratio follows the instruction count only in part, and the margin
+asked for (a median of 0.05) is not reached: 30 of the 35 runs fell below 0.05.
 Each of 9 rounds times both libraries back to back (best of 2 each); the median round's ratio is
 printed, with the range, so a burst of load on a busy machine shows up as spread, not as a trend.
 """

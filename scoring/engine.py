@@ -9,6 +9,7 @@ stood for so a ruleset can keep the assignment that scores best.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -382,8 +383,34 @@ def decompositions(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset
     """
     if len(tiles) % 3 != 2:
         return []
-    counts, jokers = _split(tiles, wildcards)
-    return list(_readings_of(bytes(counts), jokers, standard, seven_pairs, four_as_two_pairs))
+    seq = tiles if type(tiles) is tuple or type(tiles) is list else list(tiles)
+    if not (min(seq) >= 0 and max(seq) < NUM_KINDS):
+        counts, jokers = _split(seq, wildcards)  # (raises, naming the tile)
+        return list(_readings_of(bytes(counts), jokers, standard, seven_pairs,
+                                 four_as_two_pairs))
+    # the natural tiles sorted (in C, not a Python loop counting each tile) are the key; the
+    # copies of a wildcard kind lie side by side there
+    natural = sorted(seq)
+    jokers = 0
+    for w in wildcards:
+        if 0 <= w < NUM_KINDS:
+            i = bisect_left(natural, w)
+            j = bisect_right(natural, w, i)
+            if j > i:
+                jokers += j - i
+                del natural[i:j]
+    return list(_sorted_readings(tuple(natural), jokers, standard, seven_pairs,
+                                 four_as_two_pairs))
+
+
+@memoised(maxsize=4096)
+def _sorted_readings(natural: tuple[Tile, ...], jokers: int, standard: bool, seven_pairs: bool,
+                     four_as_two_pairs: bool) -> tuple[Decomposition, ...]:
+    """:func:`_readings_of` for the natural tiles in order, as :func:`decompositions` has them."""
+    counts = [0] * NUM_KINDS
+    for t in natural:
+        counts[t] += 1
+    return _readings_of(bytes(counts), jokers, standard, seven_pairs, four_as_two_pairs)
 
 
 @memoised(maxsize=4096)

@@ -118,7 +118,8 @@ class Seat:
 
     @property
     def is_open(self) -> bool:
-        return any([m.is_claimed for m in self.melds])
+        """A claimed meld shown (:attr:`Meld.is_claimed`, read here without its property)."""
+        return any([m.type != "concealed_kong" for m in self.melds]) if self.melds else False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -384,6 +385,8 @@ def _one_tile(value: Any, where: str, key: str = "") -> Tile:
 
 
 _SEAT_AT = tuple(f"seats[{k}]" for k in range(4))
+_MELD_AT = tuple(tuple(f"seats[{k}].melds[{i}]" for i in range(4)) for k in range(4))
+_WIN_AT = tuple(f"wins[{i}]" for i in range(4))
 _PLAIN_SEAT_KEYS = frozenset({"concealed", "melds", "flowers"})
 #: a flower named alone, as records list them (``"f1"``, ``"梅"``): read without the parser
 _FLOWER_NAMED = {name: parsed_tiles(name)[0]
@@ -414,8 +417,14 @@ def _parse_seat(raw: Any, k: int) -> Seat:
     melds_raw = get("melds", _NO_WINS)
     if not isinstance(melds_raw, list):
         raise RecordError("must be a list", f"{where}.melds")
-    melds = tuple([_parse_meld(m, k, f"{where}.melds[{i}]")
-                   for i, m in enumerate(melds_raw)]) if melds_raw else ()
+    if not melds_raw:
+        melds: tuple[Meld, ...] = ()
+    elif len(melds_raw) <= 4:  # (each meld's field name from a table, not written each time)
+        melds = tuple([_parse_meld(m, k, at)
+                       for m, at in zip(melds_raw, _MELD_AT[k], strict=False)])
+    else:
+        melds = tuple([_parse_meld(m, k, f"{where}.melds[{i}]")
+                       for i, m in enumerate(melds_raw)])
     if len(melds) > 4:
         raise RecordError(f"a hand holds at most 4 melds; seat {k} shows {len(melds)} melds",
                           f"{where}.melds")
@@ -441,9 +450,9 @@ def _parse_seat(raw: Any, k: int) -> Seat:
     if flowers and not (min(flowers) >= NUM_KINDS and max(flowers) < NUM_TILES):
         t = next(t for t in flowers if not is_flower(t))
         raise RecordError(f"{TILE_NAMES[t]} is not a flower", f"{where}.flowers")
-    if plain:
+    if plain:  # (all three keys: the keys are those of the usual seat, a frozenset already)
         return Seat(concealed, melds, flowers, False, None, 0, concealed_text, flowers_form,
-                    frozenset(raw))
+                    _PLAIN_SEAT_KEYS if len(raw) == 3 else frozenset(raw))
     declared = get("declared")
     if declared is not None and declared not in DECLARATIONS:
         raise RecordError(f"must be one of {', '.join(DECLARATIONS)}, got {declared!r}",
@@ -520,7 +529,7 @@ _PLAIN_WIN_KEYS = frozenset({"seat", "tile", "by", "from"})
 
 
 def _parse_win(raw: Any, i: int) -> Win:
-    where = f"wins[{i}]"
+    where = _WIN_AT[i] if i < 4 else f"wins[{i}]"
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise RecordError("must be an object", where)
     if not raw.keys() <= _WIN_KEYS:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.frozen import fast_init
 
 Number = int | float
+#: writes an item's (note, note_zh) or a transfer's (reason, reason_zh) from its arguments
+Writer = Callable[..., tuple[str, str]]
 
 
 @fast_init
@@ -54,6 +57,65 @@ class Transfer:
         if self.reason_zh:
             out["reason_zh"] = self.reason_zh
         return out
+
+
+class _Written:
+    """An item's note or a transfer's reason that a ruleset left to be written when first read
+    (:func:`explained_item`, :func:`explained_transfer`): most settlements are only summed or
+    compared, and their working costs more to write than to compute. Both languages are
+    written at once and kept in the instance's ``__dict__``, where later reads find them before
+    this (non-data) descriptor; an instance built with its text has it there from the start."""
+
+    __slots__ = ("field", "pair")
+
+    def __init__(self, field: str, pair: tuple[str, str]) -> None:
+        self.field = field
+        self.pair = pair
+
+    def __get__(self, obj: object, owner: type | None = None) -> str:
+        if obj is None:
+            return ""  # the field's default, as the class showed it
+        d = obj.__dict__
+        pending = d.get("_write")
+        if pending is not None:  # (texts stored before the writer is dropped: thread-safe)
+            d[self.pair[0]], d[self.pair[1]] = pending[0](*pending[1])
+            d.pop("_write", None)
+        return d.get(self.field, "")  # type: ignore[no-any-return]
+
+
+# the text fields keep their defaults in the generated __init__ (dataclasses read them from
+# the fields, not from the class)
+Item.note = _Written("note", ("note", "note_zh"))  # type: ignore[assignment]
+Item.note_zh = _Written("note_zh", ("note", "note_zh"))  # type: ignore[assignment]
+Transfer.reason = _Written("reason", ("reason", "reason_zh"))  # type: ignore[assignment]
+Transfer.reason_zh = _Written("reason_zh", ("reason", "reason_zh"))  # type: ignore[assignment]
+_new = object.__new__
+
+
+def explained_item(name: str, value: Number, unit: str, write: Writer, args: tuple[Any, ...],
+                   parts: tuple[Item, ...] = ()) -> Item:
+    """``Item(name, value, unit, *write(*args), parts)``, its notes written when first read
+    (``args`` must not change meanwhile: numbers, strings, frozen objects)."""
+    item = _new(Item)
+    d = item.__dict__
+    d["name"] = name
+    d["value"] = value
+    d["unit"] = unit
+    d["_write"] = (write, args)
+    d["parts"] = parts
+    return item
+
+
+def explained_transfer(payer: int, payee: int, amount: Number, write: Writer,
+                       args: tuple[Any, ...]) -> Transfer:
+    """``Transfer(payer, payee, amount, *write(*args))``, its reasons written when first read."""
+    transfer = _new(Transfer)
+    d = transfer.__dict__
+    d["payer"] = payer
+    d["payee"] = payee
+    d["amount"] = amount
+    d["_write"] = (write, args)
+    return transfer
 
 
 @dataclass

@@ -8,6 +8,7 @@ Using the class id as the kind keeps vision, scoring and the datasets on one num
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import permutations
 
 from scoring.errors import TileError
 from scoring.memo import memoised
@@ -181,6 +182,10 @@ MEMO_LENGTH = _MEMO_LENGTH
 
 def format_tiles(tiles: Iterable[Tile], sort: bool = False) -> str:
     """Compact text form; runs of one suit share the letter (``[0, 1, 2]`` -> ``123m``)."""
+    if type(tiles) is tuple and not sort:
+        text = _MELD_TEXT.get(tiles)
+        if text is not None:  # a meld's tiles, as every settlement lists them
+            return text
     seq = sorted(tiles) if sort else list(tiles)
     parts: list[str] = []
     run: list[str] = []
@@ -204,6 +209,15 @@ def format_tiles(tiles: Iterable[Tile], sort: bool = False) -> str:
     if run:
         parts.append("".join(run) + SUIT_LETTERS[run_suit])
     return "".join(parts)
+
+
+#: the text of every meld's tiles (a run of three in any order, three or four of a kind),
+#: written once: settlements list a hand's melds
+_MELD_TEXT: dict[tuple[Tile, ...], str] = {}
+_MELD_TEXT.update(
+    {run: format_tiles(run) for lo in range(27) if lo % 9 <= 6
+     for run in permutations((lo, lo + 1, lo + 2))}
+    | {(t,) * n: format_tiles((t,) * n) for t in range(NUM_KINDS) for n in (3, 4)})
 
 
 def next_in_cycle(t: Tile) -> Tile:

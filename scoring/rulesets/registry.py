@@ -133,8 +133,11 @@ def check_options(name: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
 def check_fields(record: HandRecord) -> None:
     """Refuse a record field that only another ruleset reads (``context.indicator`` in a
     Shandong record), naming the ruleset it belongs to."""
+    found = _special_fields(record)
+    if not found:
+        return  # most records set none of them
     mine = get_ruleset(record.ruleset).record_fields
-    for where, key in _special_fields(record):
+    for where, key in found:
         if key in mine:
             continue
         owners = [n for n in known_rulesets() if n != record.ruleset

@@ -21,7 +21,7 @@ from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
 from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
 from scoring.rulesets.liaoyang.requirements import NOT_A_SHAPE, failures, first_failure
-from scoring.settlement import Item
+from scoring.settlement import Item, explained_item
 
 _PER_READING = tuple(f for f in WINNER_FANS if f.per_reading)
 _PER_READING_FAN = tuple(f.fan for f in _PER_READING)
@@ -39,8 +39,12 @@ class WinnerEvaluation:
 
 def _item(name: str, fan: int, times: int, note: str, note_zh: str) -> Item:
     if times > 1:
-        note, note_zh = f"{times} × {fan}: {note}", f"{times} × {fan}：{note_zh}"
-    return Item(name, fan * times, "fan", note, note_zh)
+        return explained_item(name, fan * times, "fan", _times_note, (fan, times, note, note_zh))
+    return Item(name, fan, "fan", note, note_zh)
+
+
+def _times_note(fan: int, times: int, note: str, note_zh: str) -> tuple[str, str]:
+    return f"{times} × {fan}: {note}", f"{times} × {fan}：{note_zh}"
 
 
 def readings(hand: WinnerHand) -> list[Reading]:
@@ -96,6 +100,14 @@ def evaluate_loser(loser: LoserSeat, options: LiaoyangOptions) -> tuple[tuple[It
     """This loser's items and f_i (remembered: most losers show few melds or none, so the same
     seats come back hand after hand). The memo is keyed on the loser's fields as plain tuples,
     which hash and compare in C, not on the dataclasses themselves."""
+    items, total, _ = evaluate_loser_listed(loser, options)
+    return items, total
+
+
+def evaluate_loser_listed(loser: LoserSeat, options: LiaoyangOptions
+                          ) -> tuple[tuple[Item, ...], int, tuple[str, ...]]:
+    """:func:`evaluate_loser`, and each item as the settlement's details list it ("明杠 1"),
+    written with the items."""
     melds = tuple([(m.type, m.tiles, m.from_seat, m.text)
                    for m in loser.melds]) if loser.melds else ()
     return _remembered_loser(loser.seat, melds, loser.is_dealer, loser.dealt_in,
@@ -106,7 +118,7 @@ def evaluate_loser(loser: LoserSeat, options: LiaoyangOptions) -> tuple[tuple[It
 def _remembered_loser(seat: int, melds: tuple[tuple[str, tuple[int, ...], int | None, str], ...],
                       is_dealer: bool, dealt_in: bool, after_kong: bool, all_closed: bool,
                       jiqiang: frozenset[int], options: LiaoyangOptions,
-                      ) -> tuple[tuple[Item, ...], int]:
+                      ) -> tuple[tuple[Item, ...], int, tuple[str, ...]]:
     loser = LoserSeat(seat, tuple([Meld(*m) for m in melds]), is_dealer, dealt_in, after_kong,
                       all_closed, jiqiang)
     items: list[Item] = []
@@ -116,4 +128,4 @@ def _remembered_loser(seat: int, melds: tuple[tuple[str, tuple[int, ...], int | 
         if n:
             items.append(_item(f.name, f.fan, n, f.note, f.note_zh))
             total += f.fan * n
-    return tuple(items), total
+    return tuple(items), total, tuple([f"{i.name} {i.value}" for i in items])

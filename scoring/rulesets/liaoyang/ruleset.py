@@ -9,18 +9,23 @@ from scoring.errors import InvalidHand, RecordError
 from scoring.record import HandRecord, Meld, Win
 from scoring.rulesets.base import Ruleset, WallBreak, WinnerFacts
 from scoring.rulesets.liaoyang import dice
-from scoring.rulesets.liaoyang.evaluator import evaluate_loser, evaluate_winner, readings
+from scoring.rulesets.liaoyang.evaluator import evaluate_loser_listed, evaluate_winner, readings
 from scoring.rulesets.liaoyang.facts import LoserSeat, WinnerHand
 from scoring.rulesets.liaoyang.options import OPTIONS, LiaoyangOptions
 from scoring.rulesets.liaoyang.requirements import HUN_DISCARDED, first_failure
 from scoring.rulesets.liaoyang.settle import bao_count, pay, transfers_and_items
 from scoring.rulesets.liaoyang.wild import hun_may_be_claimed, hun_of, jiqiang_of
-from scoring.settlement import Item, Settlement, Transfer, WinScore
+from scoring.settlement import Item, Settlement, Transfer, WinScore, explained_item
 from scoring.tiles import TILE_NAMES, Tile, format_tiles, tile_from_name
 
 
 def _names(tiles: Sequence[Tile]) -> list[str]:
     return [TILE_NAMES[t] for t in tiles]
+
+
+def _loser_note(seat: int, item: Item) -> tuple[str, str]:
+    """A loser's item as listed among the hand's: its note, said of that seat."""
+    return f"seat {seat}: {item.note}", f"{seat}号座位：{item.note_zh}"
 
 
 def _indicator_from(context: Any) -> Tile | None:
@@ -150,17 +155,17 @@ class LiaoyangRuleset(Ruleset):
         hand = self._winner_hand(record, w, hun, jiqiang)
         ev = evaluate_winner(hand, opts)
         losers = self._losers(record, w, jiqiang)
-        loser_items = [(lo, *evaluate_loser(lo, opts)) for lo in losers]
+        loser_items = [(lo, *evaluate_loser_listed(lo, opts)) for lo in losers]
         bao = bao_count(hand.physical, record.context.bao_tile)
-        payments, yao = pay(ev.total, [(lo.seat, f_i) for lo, _, f_i in loser_items], bao, opts)
+        payments, yao = pay(ev.total, [(lo.seat, f_i) for lo, _, f_i, _ in loser_items], bao,
+                            opts)
         transfers, pay_items = transfers_and_items(w.seat, ev.total, payments, yao, bao, opts)
         items: list[Item] = []
         loser_details = []
-        for (lo, l_items, f_i), p in zip(loser_items, payments, strict=True):
-            items += [Item(i.name, i.value, i.unit, f"seat {lo.seat}: {i.note}",
-                           f"{lo.seat}号座位：{i.note_zh}") for i in l_items]
-            loser_details.append({"seat": lo.seat, "f_i": f_i,
-                                  "fans": [f"{i.name} {i.value}" for i in l_items],
+        for (lo, l_items, f_i, listed), p in zip(loser_items, payments, strict=True):
+            items += [explained_item(i.name, i.value, i.unit, _loser_note, (lo.seat, i))
+                      for i in l_items]
+            loser_details.append({"seat": lo.seat, "f_i": f_i, "fans": list(listed),
                                   "raw": p.raw, "pays": p.total})
         items.extend(pay_items)
         details.update(bao_tile=(TILE_NAMES[record.context.bao_tile]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from scoring.frozen import fast_init
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
-from scoring.settlement import Item, Transfer
+from scoring.settlement import Item, Transfer, explained_item, explained_transfer
 
 
 @fast_init
@@ -51,36 +51,66 @@ def pay(f_w: int, losers: list[tuple[int, int]], bao: int,
 
 def transfers_and_items(winner: int, f_w: int, payments: list[LoserPayment], yao: bool,
                         bao: int, options: LiaoyangOptions) -> tuple[list[Transfer], list[Item]]:
-    """Who pays whom and why, and the referee's lines for each loser's amount."""
+    """Who pays whom and why, and the referee's lines for each loser's amount (their text is
+    written when first read: :func:`scoring.settlement.explained_item`)."""
     transfers: list[Transfer] = []
     items: list[Item] = []
     for p in payments:
-        formula = f"{options.base}×2^(f_w {f_w} + f_i {p.f_i}) = {p.raw}"
-        formula_zh = formula
-        if options.bao_inside_cap and bao:
-            formula += f", + 宝 {bao}×{options.bao_points}"
-            formula_zh += f"，+ 宝 {bao}×{options.bao_points}"
-        if yao:
-            formula += f"; 摇: all three losers reach the 底 {options.di}, each pays {p.fan_amount}"
-            formula_zh += f"；摇：三家都到底 {options.di}，每家付 {p.fan_amount}"
-        elif p.fan_amount < p.raw + (options.bao_points * bao if options.bao_inside_cap else 0):
-            formula += f"; 掉底: capped at the 底 {options.di}"
-            formula_zh += f"；掉底：封顶于底 {options.di}"
-        items.append(Item(f"{p.seat}号座位付", p.fan_amount, "point",
-                          f"seat {p.seat} pays: {formula}", f"{p.seat}号座位付：{formula_zh}"))
-        transfers.append(Transfer(p.seat, winner, p.fan_amount, f"番 payment: {formula}",
-                                  f"番分：{formula_zh}"))
+        why = (p, f_w, yao, bao, options)
+        items.append(explained_item(_PAYS[p.seat], p.fan_amount, "point", _pays_note, why))
+        transfers.append(explained_transfer(p.seat, winner, p.fan_amount, _pays_reason, why))
         if p.bao_amount:
-            transfers.append(Transfer(p.seat, winner, p.bao_amount,
-                                      f"宝 {bao}×{options.bao_points} on top of the cap",
-                                      f"宝 {bao}×{options.bao_points}，在封顶之外"))
+            transfers.append(explained_transfer(p.seat, winner, p.bao_amount, _bao_reason,
+                                                (bao, options.bao_points)))
     if yao:
-        items.append(Item("摇", 2 * options.di, "point",
-                          f"all three losers reach the 底 {options.di}: each pays twice it",
-                          f"三家都到底 {options.di}：每家付两倍"))
+        items.append(explained_item("摇", 2 * options.di, "point", _yao_note, (options.di,)))
     if bao:
-        where = "inside the cap" if options.bao_inside_cap else "on top of the cap"
-        where_zh = "计入封顶" if options.bao_inside_cap else "在封顶之外"
-        items.append(Item("宝", bao, "bao", f"each loser pays {bao}×{options.bao_points} {where}",
-                          f"每个输家付 {bao}×{options.bao_points}，{where_zh}"))
+        items.append(explained_item("宝", bao, "bao", _bao_note, (bao, options)))
     return transfers, items
+
+
+_PAYS = tuple(f"{seat}号座位付" for seat in range(4))  # each loser's line, by seat
+
+
+def _formula(p: LoserPayment, f_w: int, yao: bool, bao: int,
+             options: LiaoyangOptions) -> tuple[str, str]:
+    """How one loser's amount was reached, in English and Chinese."""
+    formula = f"{options.base}×2^(f_w {f_w} + f_i {p.f_i}) = {p.raw}"
+    formula_zh = formula
+    if options.bao_inside_cap and bao:
+        formula += f", + 宝 {bao}×{options.bao_points}"
+        formula_zh += f"，+ 宝 {bao}×{options.bao_points}"
+    if yao:
+        formula += f"; 摇: all three losers reach the 底 {options.di}, each pays {p.fan_amount}"
+        formula_zh += f"；摇：三家都到底 {options.di}，每家付 {p.fan_amount}"
+    elif p.fan_amount < p.raw + (options.bao_points * bao if options.bao_inside_cap else 0):
+        formula += f"; 掉底: capped at the 底 {options.di}"
+        formula_zh += f"；掉底：封顶于底 {options.di}"
+    return formula, formula_zh
+
+
+def _pays_note(p: LoserPayment, f_w: int, yao: bool, bao: int,
+               options: LiaoyangOptions) -> tuple[str, str]:
+    formula, formula_zh = _formula(p, f_w, yao, bao, options)
+    return f"seat {p.seat} pays: {formula}", f"{p.seat}号座位付：{formula_zh}"
+
+
+def _pays_reason(p: LoserPayment, f_w: int, yao: bool, bao: int,
+                 options: LiaoyangOptions) -> tuple[str, str]:
+    formula, formula_zh = _formula(p, f_w, yao, bao, options)
+    return f"番 payment: {formula}", f"番分：{formula_zh}"
+
+
+def _bao_reason(bao: int, bao_points: int) -> tuple[str, str]:
+    return f"宝 {bao}×{bao_points} on top of the cap", f"宝 {bao}×{bao_points}，在封顶之外"
+
+
+def _yao_note(di: int) -> tuple[str, str]:
+    return f"all three losers reach the 底 {di}: each pays twice it", f"三家都到底 {di}：每家付两倍"
+
+
+def _bao_note(bao: int, options: LiaoyangOptions) -> tuple[str, str]:
+    where = "inside the cap" if options.bao_inside_cap else "on top of the cap"
+    where_zh = "计入封顶" if options.bao_inside_cap else "在封顶之外"
+    return (f"each loser pays {bao}×{options.bao_points} {where}",
+            f"每个输家付 {bao}×{options.bao_points}，{where_zh}")

@@ -18,7 +18,7 @@ from scoring.rulesets.shandong.facts import WinFacts
 from scoring.rulesets.shandong.fans import BIG_HANDS, SMALL_HAND, Fan
 from scoring.rulesets.shandong.hua import hua_items
 from scoring.rulesets.shandong.shapes import winning_readings
-from scoring.settlement import Item, WinScore
+from scoring.settlement import Item, WinScore, explained_item
 from scoring.tiles import format_tiles
 
 MAX_HUANGZHUANG_DOUBLINGS = 5
@@ -66,7 +66,8 @@ class WinValue:
         return "+".join([f.name for f in self.fans])
 
     def to_score(self) -> WinScore:
-        items = [Item(f.name, f.fan, "fan", f.note, f.note_zh) for f in self.fans]
+        items = [_FAN_ITEM.get(f) or Item(f.name, f.fan, "fan", f.note, f.note_zh)
+                 for f in self.fans]
         items += self.hua
         items.append(Item("底", self.base, "point", "the base of S = (底 + 花) × 番 (option base)",
                           "每份 S = (底 + 花) × 番 的底（选项 base）"))
@@ -89,13 +90,21 @@ def multipliers(record: HandRecord, win: Win) -> list[Item]:
     """明楼 ×2 for a 明楼 winner; 荒庄 ×2^min(k, 5) after k drawn hands in a row."""
     out: list[Item] = []
     if record.seats[win.seat].declared == "minglou":
-        out.append(Item("明楼", 2, "x", "the winner declared 明楼", "赢家明楼，×2"))
+        out.append(_MINGLOU)
     k = record.context.huangzhuang_streak
     if k:
         n = min(k, MAX_HUANGZHUANG_DOUBLINGS)
-        out.append(Item("荒庄", 2 ** n, "x", f"{k} drawn hand(s) before this one: ×2^{n}",
-                         f"此前连续荒庄 {k} 局：×2^{n}"))
+        out.append(explained_item("荒庄", 2 ** n, "x", _streak_note, (k, n)))
     return out
+
+
+# the items that are always the same, written once (items are frozen)
+_FAN_ITEM = {f: Item(f.name, f.fan, "fan", f.note, f.note_zh) for f in (*BIG_HANDS, SMALL_HAND)}
+_MINGLOU = Item("明楼", 2, "x", "the winner declared 明楼", "赢家明楼，×2")
+
+
+def _streak_note(k: int, n: int) -> tuple[str, str]:
+    return f"{k} drawn hand(s) before this one: ×2^{n}", f"此前连续荒庄 {k} 局：×2^{n}"
 
 
 def evaluate(record: HandRecord, win: Win, options: Mapping[str, Any],

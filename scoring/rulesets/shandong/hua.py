@@ -6,7 +6,7 @@ Concealed triplets inside the hand count 0; a 补杠 is valued as a kong, replac
 from __future__ import annotations
 
 from scoring.record import Meld, Seat
-from scoring.settlement import Item
+from scoring.settlement import Item, explained_item
 from scoring.tiles import TILE_NAMES, format_tiles, is_honor
 
 # (meld type, honor?) -> (Chinese name, 花)
@@ -31,19 +31,28 @@ def meld_hua(meld: Meld) -> tuple[str, int] | None:
 
 
 def hua_items(seat: Seat) -> list[Item]:
-    """One item per source of 花, so a referee can count them again."""
+    """One item per source of 花, so a referee can count them again (their notes written when
+    first read: :func:`scoring.settlement.explained_item`)."""
     items: list[Item] = []
     if seat.flowers:
-        tiles = " ".join(TILE_NAMES[t] for t in seat.flowers)
-        items.append(Item("花牌", len(seat.flowers), "hua", f"bonus flowers {tiles}",
-                          f"花牌 {tiles}"))
+        items.append(explained_item("花牌", len(seat.flowers), "hua", _flowers_note,
+                                    (seat.flowers,)))
     for meld in seat.melds:
         found = meld_hua(meld)
         if found is not None:
-            tiles = format_tiles(meld.tiles)
-            items.append(Item(found[0], found[1], "hua", f"{_MELD_EN[meld.type]} {tiles}",
-                              f"{found[0]} {tiles}"))
+            items.append(explained_item(found[0], found[1], "hua", _meld_note,
+                                        (found[0], meld.type, meld.tiles)))
     return items
+
+
+def _flowers_note(flowers: tuple[int, ...]) -> tuple[str, str]:
+    tiles = " ".join(TILE_NAMES[t] for t in flowers)
+    return f"bonus flowers {tiles}", f"花牌 {tiles}"
+
+
+def _meld_note(name: str, meld_type: str, meld_tiles: tuple[int, ...]) -> tuple[str, str]:
+    tiles = format_tiles(meld_tiles)
+    return f"{_MELD_EN[meld_type]} {tiles}", f"{name} {tiles}"
 
 
 def hua_points(seat: Seat) -> int:

@@ -15,7 +15,13 @@ from scoring.rulesets.shandong.levels import level_for
 from scoring.rulesets.shandong.options import OPTIONS, ShandongOptions
 from scoring.rulesets.shandong.shapes import readings
 from scoring.rulesets.shandong.validate import validate
-from scoring.settlement import Item, Number, Settlement, Transfer
+from scoring.settlement import Item, Number, Settlement, Transfer, explained_item
+
+
+def _liable_note(liable: int, claims: int) -> tuple[str, str]:
+    return (f"seat {liable} is liable: the winner made {claims} claims on its discards, "
+            "so it pays all this win collects",
+            f"{liable}号座位承包：赢家吃碰杠其牌 {claims} 次，本次和牌所得全由其支付")
 
 
 class ShandongRuleset(Ruleset):
@@ -54,11 +60,8 @@ class ShandongRuleset(Ruleset):
             liable = settle.chengbao_payer(record, win.seat)
             if liable is not None:
                 claims = record.seats[win.seat].claims_on(liable)
-                score.items.append(Item(
-                    "承包", claims, "claims",
-                    f"seat {liable} is liable: the winner made {claims} claims on its discards, "
-                    "so it pays all this win collects",
-                    f"{liable}号座位承包：赢家吃碰杠其牌 {claims} 次，本次和牌所得全由其支付"))
+                score.items.append(explained_item("承包", claims, "claims", _liable_note,
+                                                  (liable, claims)))
                 score.details["chengbao_payer"] = liable
             scores.append(score)
             transfers += settle.win_transfers(record, win, value.share)

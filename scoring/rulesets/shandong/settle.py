@@ -7,7 +7,7 @@ that winner's payments to the liable player without changing the amounts.
 from __future__ import annotations
 
 from scoring.record import HandRecord, Win
-from scoring.settlement import Transfer
+from scoring.settlement import Transfer, explained_transfer
 
 CHENGBAO_CLAIMS = 3  # claims by the winner on one player's discards that make that player liable
 
@@ -35,9 +35,10 @@ def base_transfers(record: HandRecord, win: Win, share: int) -> list[Transfer]:
 
 def chengbao_payer(record: HandRecord, winner: int) -> int | None:
     """The player A on whose discards the winner made 3 or more claims (吃/碰/明杠), if any."""
-    claims = record.seats[winner].claims_from
-    if not claims:
-        return None  # the usual hand: no claims at all
+    seat = record.seats[winner]
+    if len(seat.melds) < CHENGBAO_CLAIMS:
+        return None  # the usual hand: too few melds to have made that many claims
+    claims = seat.claims_from
     for a in _others(winner):
         if claims.get(a, 0) >= CHENGBAO_CLAIMS:
             return a
@@ -50,12 +51,15 @@ def win_transfers(record: HandRecord, win: Win, share: int) -> list[Transfer]:
     liable = chengbao_payer(record, win.seat)
     if liable is None:
         return out
-    return [Transfer(liable, t.payee, t.amount,
-                     f"承包: {t.reason}" if t.payer == liable
-                     else f"承包: pays seat {t.payer}'s {t.reason}",
-                     f"承包：{t.reason_zh}" if t.payer == liable
-                     else f"承包：代{t.payer}号座位付 {t.reason_zh}")
+    return [explained_transfer(liable, t.payee, t.amount, _liable_reason, (t, liable))
             for t in out]
+
+
+def _liable_reason(t: Transfer, liable: int) -> tuple[str, str]:
+    """The reason of a payment the 承包 liable player makes (in place of ``t.payer``)."""
+    if t.payer == liable:
+        return f"承包: {t.reason}", f"承包：{t.reason_zh}"
+    return f"承包: pays seat {t.payer}'s {t.reason}", f"承包：代{t.payer}号座位付 {t.reason_zh}"
 
 
 def next_dealer(record: HandRecord) -> int:

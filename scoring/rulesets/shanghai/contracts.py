@@ -40,9 +40,11 @@ def contracts(record: HandRecord) -> list[Contract]:
     """Every contract of this hand, one per (claimer, feeder) direction."""
     out: list[Contract] = []
     for claimer, seat in enumerate(record.seats):
+        if len(seat.melds) < CLAIMS_FOR_CONTRACT:
+            continue  # most seats: too few melds to have made that many claims
         claims = seat.claims_from
         if not claims or max(claims.values()) < CLAIMS_FOR_CONTRACT:
-            continue  # most seats: no claims, or too few on any one seat
+            continue  # no claims, or too few on any one seat
         for feeder in range(4):
             n = claims.get(feeder, 0)
             if feeder != claimer and n >= CLAIMS_FOR_CONTRACT:

@@ -13,9 +13,10 @@ from typing import Any
 
 from scoring.errors import InvalidHand
 from scoring.rulesets.shanghai.fans import FLOORS, MULTIPLIERS, PATTERNS, MenQing, Pattern
+from scoring.rulesets.shanghai.fans.floors import Floor
 from scoring.rulesets.shanghai.fans.flowers import flower_items
 from scoring.rulesets.shanghai.hand import HandFacts
-from scoring.settlement import Item
+from scoring.settlement import Item, explained_item
 
 ALLOWED = "碰碰胡, 混一色, 清一色, 混碰, 清碰, 风一色, 风碰, 八花齐"
 
@@ -59,7 +60,8 @@ def evaluate(hand: HandFacts, options: Mapping[str, Any]) -> ShareResult:
 def _share_for(pattern: Pattern, hand: HandFacts, options: Mapping[str, Any],
                flowers: list[Item]) -> ShareResult:
     """One pattern's share; ``flowers`` holds the hand's 花 items once a pattern has read them
-    (the caller passes one list for all its patterns)."""
+    (the caller passes one list for all its patterns). The items' notes are written when first
+    read (:func:`scoring.settlement.explained_item`): only the chosen pattern's ever are."""
     le = int(options["le"])
     items: list[Item] = []
     if pattern.fan is None:
@@ -70,37 +72,58 @@ def _share_for(pattern: Pattern, hand: HandFacts, options: Mapping[str, Any],
         value = base + hua
         parts = (Item("底", base, "point", "the base (option base)", "底分（选项 base）"),
                  *flowers)
-        items.append(Item(pattern.name, value, "point",
-                          f"{pattern.note}; 底 {base} + 花 {hua} = {value}",
-                          f"{pattern.note_zh}；底 {base} + 花 {hua} = {value}", parts))
+        items.append(explained_item(pattern.name, value, "point", _base_note,
+                                    (pattern, base, hua, value), parts))
     else:
         value = pattern.fan * le
-        items.append(Item(pattern.name, pattern.fan, "le", f"{pattern.note}; = {value} points",
-                          f"{pattern.note_zh}；= {value} 分"))
+        items.append(explained_item(pattern.name, pattern.fan, "le", _le_note,
+                                    (pattern, value)))
     floors = [f for f in FLOORS if f.is_condition_met(hand, options)]
     for f in floors:
         raised = max(value, (f.fan or 0) * le)
-        items.append(Item(f.name, f.fan, "le",
-                          f"{f.note}; at least 1 勒子: {value} -> {raised}",
-                          f"{f.note_zh}；至少1勒子：{value} -> {raised}"))
+        items.append(explained_item(f.name, f.fan, "le", _floor_note, (f, value, raised)))
         value = raised
     cap_base = pattern.cap_base
     cap_doublings = 0
-    for m in MULTIPLIERS:
+    for m, item, is_menqing in _MULTIPLIER_PLAN:
         if m.is_condition_met(hand, options):
             value *= m.fan
-            items.append(m.item())
-            if isinstance(m, MenQing):
+            items.append(item)
+            if is_menqing:
                 cap_base = max(cap_base, 2)
             if m.raises_cap:
                 cap_doublings += 1
     cap = cap_base * 2 ** cap_doublings * le
     share = min(value, cap)
-    items.append(Item("勒子封顶", cap, "cap",
-                      f"cap {cap_base} 勒 × 2^{cap_doublings} = {cap} points; "
-                      f"value {value} -> share {share}",
-                      f"封顶 {cap_base} 勒 × 2^{cap_doublings} = {cap} 分；"
-                      f"{value} -> 每份 {share}"))
+    items.append(explained_item("勒子封顶", cap, "cap", _cap_note,
+                                (cap_base, cap_doublings, cap, value, share)))
     details = {"value": value, "cap": cap,
                "floors": [f.name for f in floors]}
     return ShareResult(pattern.name, share, items, details)
+
+
+#: each multiplier with its one item (the same every time: items are frozen) and whether it is
+#: 门清, which raises the cap base
+_MULTIPLIER_PLAN = tuple((m, m.item(), isinstance(m, MenQing)) for m in MULTIPLIERS)
+
+
+def _base_note(pattern: Pattern, base: int, hua: int, value: int) -> tuple[str, str]:
+    return (f"{pattern.note}; 底 {base} + 花 {hua} = {value}",
+            f"{pattern.note_zh}；底 {base} + 花 {hua} = {value}")
+
+
+def _le_note(pattern: Pattern, value: int) -> tuple[str, str]:
+    return f"{pattern.note}; = {value} points", f"{pattern.note_zh}；= {value} 分"
+
+
+def _floor_note(floor: Floor, value: int, raised: int) -> tuple[str, str]:
+    return (f"{floor.note}; at least 1 勒子: {value} -> {raised}",
+            f"{floor.note_zh}；至少1勒子：{value} -> {raised}")
+
+
+def _cap_note(cap_base: int, cap_doublings: int, cap: int, value: int,
+              share: int) -> tuple[str, str]:
+    return (f"cap {cap_base} 勒 × 2^{cap_doublings} = {cap} points; "
+            f"value {value} -> share {share}",
+            f"封顶 {cap_base} 勒 × 2^{cap_doublings} = {cap} 分；"
+            f"{value} -> 每份 {share}")

@@ -12,7 +12,7 @@ from typing import Any
 
 from scoring.record import HandRecord, Win
 from scoring.rulesets.shanghai.contracts import partners
-from scoring.settlement import Item, Transfer
+from scoring.settlement import Item, Transfer, explained_item, explained_transfer
 from scoring.tiles import is_flower
 
 
@@ -30,13 +30,17 @@ def win_transfers(record: HandRecord, shares: Mapping[int, int],
 def _normal(w: Win, u: int) -> list[Transfer]:
     """自摸 (incl. 杠开, 八花齐): each other pays U; 点炮: the discarder U; 抢杠: the robbed 3U."""
     if w.by == "self_draw":
-        label = "八花齐" if is_flower(w.tile) else ("杠开" if w.replacement else "自摸")
-        return [Transfer(p, w.seat, u, f"{label}: each other player pays U",
-                         f"{label}：其他每家付U") for p in range(4) if p != w.seat]
+        reason, reason_zh = _EACH_PAYS["八花齐" if is_flower(w.tile) else (
+            "杠开" if w.replacement else "自摸")]
+        return [Transfer(p, w.seat, u, reason, reason_zh) for p in range(4) if p != w.seat]
     source = _source(w)
     if w.by == "discard":
         return [Transfer(source, w.seat, u, "点炮: the discarder pays U", "点炮：放炮者付U")]
     return [Transfer(source, w.seat, 3 * u, "抢杠: robbed player pays 3U", "抢杠：被抢者付3U")]
+
+
+_EACH_PAYS = {label: (f"{label}: each other player pays U", f"{label}：其他每家付U")
+              for label in ("八花齐", "杠开", "自摸")}
 
 
 def _contract_extras(record: HandRecord, w: Win, u: int, selfdraw_shares: int) -> list[Transfer]:
@@ -123,19 +127,26 @@ def apply_hand_cap(transfers: list[Transfer], cap: int) -> tuple[list[Transfer],
             paid[order[i % len(order)]] += 1
             left -= 1
             i += 1
-        parts: list[str] = []
-        parts_zh: list[str] = []
         for payee in order:
             if paid[payee] < owed[payee]:
-                refunds.append(Transfer(payee, payer, owed[payee] - paid[payee],
-                                        f"5勒封顶: seat {payer} pays at most {cap}",
-                                        f"5勒封顶：{payer}号座位最多付 {cap}"))
-            parts.append(f"to seat {payee} {owed[payee]} -> {paid[payee]}")
-            parts_zh.append(f"给{payee}号座位 {owed[payee]} -> {paid[payee]}")
-        items.append(Item("5勒封顶", cap, "cap",
-                          f"seat {payer} owes {total} > {cap}: " + ", ".join(parts),
-                          f"{payer}号座位欠 {total} > {cap}：" + "，".join(parts_zh)))
+                refunds.append(explained_transfer(payee, payer, owed[payee] - paid[payee],
+                                                  _refund_reason, (payer, cap)))
+        items.append(explained_item("5勒封顶", cap, "cap", _cap_note,
+                                    (payer, total, cap, tuple(order), tuple(owed), tuple(paid))))
     return refunds, items
+
+
+def _refund_reason(payer: int, cap: int) -> tuple[str, str]:
+    return f"5勒封顶: seat {payer} pays at most {cap}", f"5勒封顶：{payer}号座位最多付 {cap}"
+
+
+def _cap_note(payer: int, total: int, cap: int, order: tuple[int, ...], owed: tuple[int, ...],
+              paid: tuple[int, ...]) -> tuple[str, str]:
+    """A capped payer's line: what it owed each winner and what it pays."""
+    parts = [f"to seat {payee} {owed[payee]} -> {paid[payee]}" for payee in order]
+    parts_zh = [f"给{payee}号座位 {owed[payee]} -> {paid[payee]}" for payee in order]
+    return (f"seat {payer} owes {total} > {cap}: " + ", ".join(parts),
+            f"{payer}号座位欠 {total} > {cap}：" + "，".join(parts_zh))
 
 
 def next_dealer(record: HandRecord, options: Mapping[str, Any]) -> int:

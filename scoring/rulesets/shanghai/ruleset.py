@@ -13,8 +13,13 @@ from scoring.rulesets.shanghai.evaluator import ShareResult, evaluate, qualifyin
 from scoring.rulesets.shanghai.hand import HandFacts
 from scoring.rulesets.shanghai.louhu import may_win_on_discard
 from scoring.rulesets.shanghai.options import OPTIONS, ShanghaiOptions
-from scoring.settlement import Item, Number, Settlement, Transfer, WinScore
+from scoring.settlement import Number, Settlement, Transfer, WinScore, explained_item
 from scoring.tiles import TILE_NAMES
+
+
+def _draw_note(huangfan: int, next_huangfan: int) -> tuple[str, str]:
+    return (f"drawn hand: nobody pays, 荒番 {huangfan} -> {next_huangfan}, dealer stays",
+            f"和局：无人付分，荒番 {huangfan} -> {next_huangfan}，庄家连庄")
 
 
 class ShanghaiRuleset(Ruleset):
@@ -55,11 +60,8 @@ class ShanghaiRuleset(Ruleset):
             return Settlement(
                 ruleset=self.name, outcome="draw", payments=[0, 0, 0, 0], wins=[],
                 next_dealer=record.dealer, context={"huangfan": huangfan},
-                items=[Item("和局", 0, "point",
-                            f"drawn hand: nobody pays, 荒番 {record.context.huangfan} -> "
-                            f"{huangfan}, dealer stays",
-                            f"和局：无人付分，荒番 {record.context.huangfan} -> {huangfan}，"
-                            "庄家连庄")])
+                items=[explained_item("和局", 0, "point", _draw_note,
+                                      (record.context.huangfan, huangfan))])
         results: dict[int, ShareResult] = {
             w.seat: evaluate(HandFacts.of(record, w), opts) for w in record.wins}
         shares = {seat: r.share for seat, r in results.items()}

@@ -63,17 +63,27 @@ _KIND_NAMES = {"triplet": "刻", "exposed_kong": "明杠", "added_kong": "补杠
 
 def flower_items(hand: HandFacts) -> list[Item]:
     """Every 花 the winner earns, one item per flower or set."""
-    items = [Item("花", BONUS_FLOWER, "hua", f"bonus flower {TILE_NAMES[f]}",
-                  f"花牌 {TILE_NAMES[f]}") for f in hand.flowers]
-    sets: list[tuple[int, str]] = []
+    items = [_BONUS_ITEM[f] for f in hand.flowers]
     for m in hand.melds:
-        sets.append((m.kind, "triplet" if m.type == "pung" else m.type))
-    sets.extend((t, "triplet") for t in hand.concealed_triplets())
-    for tile, kind in sets:
-        for source in _SOURCES_OF[tile]:
-            if kind in source.points:
-                name = f"{source.name}{_KIND_NAMES[kind]}"
-                items.append(Item(name, source.points[kind], "hua",
-                                  f"{TILE_NAMES[tile]} {kind.replace('_', ' ')}",
-                                  f"{TILE_NAMES[tile]} {name}"))
+        items += _SET_ITEMS.get((m.kind, "triplet" if m.type == "pung" else m.type), ())
+    for t in hand.concealed_triplets():
+        items += _SET_ITEMS[t, "triplet"]
     return items
+
+
+def _set_items(tile: int, kind: str) -> tuple[Item, ...]:
+    """The 花 items of one set of ``tile`` (``kind``: "triplet" or a kong's type)."""
+    items = []
+    for source in _SOURCES_OF[tile]:
+        if kind in source.points:
+            name = f"{source.name}{_KIND_NAMES[kind]}"
+            items.append(Item(name, source.points[kind], "hua",
+                              f"{TILE_NAMES[tile]} {kind.replace('_', ' ')}",
+                              f"{TILE_NAMES[tile]} {name}"))
+    return tuple(items)
+
+
+# every item a flower or a set can earn, written once (items are frozen): a hand's are looked up
+_BONUS_ITEM = tuple(Item("花", BONUS_FLOWER, "hua", f"bonus flower {TILE_NAMES[f]}",
+                         f"花牌 {TILE_NAMES[f]}") for f in range(len(TILE_NAMES)))
+_SET_ITEMS = {(t, kind): _set_items(t, kind) for t in range(NUM_KINDS) for kind in _KIND_NAMES}
