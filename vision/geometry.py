@@ -20,6 +20,7 @@ import numpy as np
 
 from scoring.tiles import NUM_KINDS, Tile, is_flower, suit_of
 from vision.detections import TileDetections
+from vision.detector import box_iou
 
 SAME_PLACE = 0.2  # boxes overlapping more (IoU) box one place twice: no neighbours (touching
 #                   tiles' boxes overlap by a few pixels at most, about 0.05)
@@ -367,19 +368,10 @@ def _tile_width(pos: np.ndarray, xyxy: np.ndarray) -> float:
     if len(pos) < 2:
         return 0.06
     dist = _distances(pos)
-    dist[_iou(xyxy) > SAME_PLACE] = np.inf
+    dist[box_iou(xyxy, xyxy) > SAME_PLACE] = np.inf
     nearest = dist.min(axis=1)
     nearest = nearest[np.isfinite(nearest)]
     return float(np.median(nearest)) if len(nearest) else 0.06
-
-
-def _iou(xyxy: np.ndarray) -> np.ndarray:
-    """(N, N) intersection over union of the boxes ``xyxy`` (N, 4) in picture pixels."""
-    lo = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
-    hi = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
-    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
-    area = np.prod(np.clip(xyxy[:, 2:] - xyxy[:, :2], 0, None), axis=1)
-    return inter / np.maximum(area[:, None] + area[None, :] - inter, 1e-9)
 
 
 def _distances(pts: np.ndarray) -> np.ndarray:
