@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.classes import COARSE
+from datasets.classes import COARSE, COARSE_BACK, COARSE_DIE, COARSE_FACE
 from datasets.progress import Progress
 from datasets.scene import FACE_SOURCES, make_scene
 from datasets.synth import build_face_banks, label_lines, run_tasks, scene_folds, scene_name
@@ -34,6 +34,7 @@ class CropJob:
     per_scene: int
     faces: str
     styles: tuple[str, ...] | None
+    sequence: bool = False  # frames of a played-out hand, as the bundled video shows them
 
 
 @dataclass(frozen=True)
@@ -88,16 +89,42 @@ def boxes_in_window(xyxy: np.ndarray, classes: list[int], origin: tuple[int, int
     return out
 
 
+def _sequence_frame(job: CropJob, index: int, split: str
+                    ) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """One step of :func:`datasets.sequence.two_hands` on a table, camera, light and faces of
+    its own (seeded by ``index``; photo faces from ``split``'s fold), with a video's sensor
+    noise: the tidy, straight-down frames the live loop reads, which random table scenes
+    (tilted cameras, messy walls) do not show."""
+    from datasets.sequence import NOISE, make_rig, render_step, two_hands
+
+    rng = np.random.default_rng([job.seed, index, 37])
+    faces = job.faces if job.faces != "mix" else ("real" if index % 2 == 0 else "art")
+    rig = make_rig(job.seed * 100_003 + index, FRAME, faces=faces, fold=split)
+    steps, _ = two_hands()
+    k = int(rng.integers(len(steps)))
+    image, manifest = render_step(rig, steps[k], k)
+    noise = rng.normal(0, NOISE, image.shape[:2]).astype(np.float32)
+    image = cv2.add(image, cv2.merge([noise] * 3), dtype=cv2.CV_8U)
+    coarse = {"die": COARSE_DIE, "back": COARSE_BACK}
+    objects = manifest["objects"]
+    xyxy = np.array([o["xyxy"] for o in objects], np.float64).reshape(-1, 4)
+    classes = [coarse.get(o["tile"], COARSE_FACE) for o in objects]
+    return image, xyxy, classes
+
+
 def _one_scene(args: tuple[CropJob, int, str]) -> tuple[int, int, list[str]]:
     job, index, split = args
-    scene = make_scene("table", job.seed, index, FRAME, faces=job.faces, fold=split,
-                       styles=list(job.styles) if job.styles else None)
-    boxes, _ = label_lines(scene.labels, FRAME, "coarse")
-    fw, fh = FRAME
-    xyxy = np.array([[(b.cx - b.w / 2) * fw, (b.cy - b.h / 2) * fh, (b.cx + b.w / 2) * fw,
-                      (b.cy + b.h / 2) * fh] for b in boxes]).reshape(-1, 4)
-    classes = [b.cls for b in boxes]
-    image = scene.image
+    if job.sequence:
+        image, xyxy, classes = _sequence_frame(job, index, split)
+    else:
+        scene = make_scene("table", job.seed, index, FRAME, faces=job.faces, fold=split,
+                           styles=list(job.styles) if job.styles else None)
+        boxes, _ = label_lines(scene.labels, FRAME, "coarse")
+        fw, fh = FRAME
+        xyxy = np.array([[(b.cx - b.w / 2) * fw, (b.cy - b.h / 2) * fh, (b.cx + b.w / 2) * fw,
+                          (b.cy + b.h / 2) * fh] for b in boxes]).reshape(-1, 4)
+        classes = [b.cls for b in boxes]
+        image = scene.image
     rng = np.random.default_rng([job.seed, index, 31])
     name = scene_name("table", job.seed, index)
     names, total = [], 0
@@ -118,12 +145,14 @@ def _one_scene(args: tuple[CropJob, int, str]) -> tuple[int, int, list[str]]:
 def write_crops(out: Path | str, scenes: int, seed: int = 0, window: int = WINDOW,
                 per_scene: int = 6, faces: str = "mix", val_fraction: float = 0.2,
                 workers: int = 1, styles: list[str] | None = None, also: tuple[Path, ...] = (),
-                overwrite: bool = False, progress: bool = True) -> CropSummary:
+                overwrite: bool = False, progress: bool = True,
+                sequence: bool = False) -> CropSummary:
     """Render ``scenes`` 1920x1080 table scenes and write ``per_scene`` native-scale windows
     of each, with coarse labels, into a detector folder at ``out``.
 
     Windows of one scene share its fold; with photo faces a scene's fold is also the fold its
-    faces come from. ``also`` names other detector folders (prepare's ``detector/``) that
+    faces come from. ``sequence``: each scene is a step of the scripted two hands on a table
+    and camera of its own (:func:`_sequence_frame`). ``also`` names other detector folders (prepare's ``detector/``) that
     ``data.yaml`` lists beside these images, so one file trains on both.
     """
     if scenes < 1 or per_scene < 1:
@@ -143,7 +172,8 @@ def write_crops(out: Path | str, scenes: int, seed: int = 0, window: int = WINDO
             (out / sub / split).mkdir(parents=True, exist_ok=True)
     fold = scene_folds(scenes, val_fraction, seed)
     build_face_banks(fold, faces)
-    job = CropJob(out, seed, window, per_scene, faces, tuple(styles) if styles else None)
+    job = CropJob(out, seed, window, per_scene, faces, tuple(styles) if styles else None,
+                  sequence)
     bar = Progress(scenes, "crops", enabled=progress)
     boxes, rows = 0, []
     for index, n, names in run_tasks(_one_scene, [(job, i, fold[str(i)]) for i in

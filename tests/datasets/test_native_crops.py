@@ -61,6 +61,25 @@ def test_crops_make_a_detector_folder(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @needs_art
+def test_sequence_windows_are_steps_of_the_scripted_hands(tmp_path: Path) -> None:
+    """``--sequence``: windows of the live loop's tidy, straight-down frames, each labeled with
+    the step's own boxes (the rig of a scene is seeded by its index, not the bundled video's)."""
+    from datasets.native_crops import CropJob, _sequence_frame
+
+    out = tmp_path / "seq"
+    summary = write_crops(out, 2, window=640, per_scene=2, faces="art", val_fraction=0.5,
+                          progress=False, sequence=True)
+    assert summary.images == 4 and summary.boxes > 0
+    job = CropJob(out, 0, 640, 2, "art", None, True)
+    image, xyxy, classes = _sequence_frame(job, 0, "train")
+    assert image.shape == (1080, 1920, 3) and len(xyxy) == len(classes) > 50
+    assert set(classes) <= {0, 1, 2} and 1 in classes  # walls and standing hands: backs
+    assert (xyxy[:, 2] - xyxy[:, 0]).max() < 80  # native scale
+    again, _, _ = _sequence_frame(job, 0, "train")
+    assert np.array_equal(image, again)  # seeded: the same window every time
+
+
+@needs_art
 def test_die_faces_file_each_die_under_its_face(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     from datasets.scene import make_scene

@@ -105,6 +105,10 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     cr.add_argument("--also", type=Path, action="append", default=[], metavar="DIR",
                     help="another detector folder (e.g. prepare's detector/) that data.yaml "
                          "lists beside these images (repeatable)")
+    cr.add_argument("--sequence", action="store_true",
+                    help="each scene a step of the scripted two hands (the bundled video's "
+                         "story) on a table, camera and faces of its own: tidy rows seen "
+                         "straight down, as a live camera sees play")
     cr.set_defaults(func=_crops)
 
     for name, what, about, scenes_help, flag, default, each in (
@@ -174,7 +178,8 @@ def _crops(args: argparse.Namespace) -> int:
     print(write_crops(args.out, args.scenes, seed=args.seed, window=args.window,
                       per_scene=args.per_scene, faces=args.faces, val_fraction=args.val,
                       workers=args.workers, styles=args.style, also=tuple(args.also),
-                      overwrite=args.overwrite, progress=not args.quiet))
+                      overwrite=args.overwrite, progress=not args.quiet,
+                      sequence=args.sequence))
     return 0
 
 
