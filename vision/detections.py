@@ -17,7 +17,8 @@ import numpy as np
 from scoring.tiles import DIE_CLASS, NUM_TILES
 from vision.labels import BACK_CLASS, label_of
 
-ROLES = ("hand", "meld", "flower", "discard", "wall", "dice", "indicator", "outside", "")
+ROLES = ("hand", "meld", "flower", "discard", "wall", "dice", "indicator", "outside", "half",
+         "")
 NO_SEAT = -1
 
 

@@ -24,6 +24,11 @@ from vision.detector import box_iou
 
 SAME_PLACE = 0.2  # boxes overlapping more (IoU) box one place twice: no neighbours (touching
 #                   tiles' boxes overlap by a few pixels at most, about 0.05)
+HALF_APART = 0.6  # tile widths: two face-up boxes closer than this, centre to centre, and
+HALF_OVERLAP = 0.3  # overlapping by this share of the smaller, box one tile twice (two tiles
+#                     lie a width apart or more; touching tiles' boxes overlap by a sliver)
+HALF_ALIGN = 0.2  # share of a box's size by which two halves' edges across the split may differ
+HALF_LONG = 1.2  # two halves make a tile (27 x 37 mm) at least this much longer along the split
 
 # --------------------------------------------------------------- calibration
 
@@ -374,6 +379,61 @@ def _tile_width(pos: np.ndarray, xyxy: np.ndarray) -> float:
     return float(np.median(nearest)) if len(nearest) else 0.06
 
 
+def _join_halves(dets: TileDetections, pos: np.ndarray, backs: np.ndarray
+                 ) -> tuple[TileDetections, np.ndarray]:
+    """One box for a tile boxed as two halves, and which rows were the dropped halves.
+
+    A tile lying sideways (a claimed tile, a flower set aside) is sometimes boxed as two
+    squarish boxes overlapping by half their width: two tiles where one lies (a flower read
+    twice, a sideways 4p as 4p and 2p). On the table plane two tiles lie at least a width
+    apart, centre to centre (touching); two halves of one lie about half a width apart. The
+    width, measured over the whole table, is too coarse alone for a far seat's smaller tiles,
+    whose turned boxes can overlap as much, so two halves must also overlap by a third or
+    more of the smaller box, line up across the split and make together a tile's shape,
+    longer along the split. The larger box, which sees more of the tile, grows to cover both
+    and keeps its kind; the other is role ``half``.
+    """
+    halved = np.zeros(len(dets), bool)
+    rows = np.flatnonzero(dets.is_tile)
+    if len(rows) < 2:
+        return dets, halved
+    both = dets.is_tile | backs
+    width = _tile_width(pos[both], dets.xyxy[both])
+    dist = _distances(pos[rows])
+    box = dets.xyxy[rows]
+    lt = np.maximum(box[:, None, :2], box[None, :, :2])
+    rb = np.minimum(box[:, None, 2:], box[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area = np.prod(box[:, 2:] - box[:, :2], axis=1)
+    share = inter / np.maximum(np.minimum(area[:, None], area[None, :]), 1e-9)
+    # split along one axis, the two halves share the other: their edges across it line up
+    centre = (box[:, :2] + box[:, 2:]) / 2
+    axis = np.argmax(np.abs(centre[:, None] - centre[None, :]), axis=2)  # (N, N) 0: x, 1: y
+    across = np.stack([box[:, [1, 3]], box[:, [0, 2]]])  # per axis: the other axis's edges
+    size = np.stack([box[:, 3] - box[:, 1], box[:, 2] - box[:, 0]])
+    one, other = np.arange(len(rows))[:, None], np.arange(len(rows))[None, :]
+    misfit = np.abs(across[axis, one] - across[axis, other]).max(axis=2)
+    lined_up = misfit <= HALF_ALIGN * np.minimum(size[axis, one], size[axis, other])
+    # and together they make one tile's shape, longer along the split than across it
+    union = np.maximum(box[:, None, 2:], box[None, :, 2:]) \
+        - np.minimum(box[:, None, :2], box[None, :, :2])  # (N, N, 2)
+    along = np.take_along_axis(union, axis[..., None], axis=2)[..., 0]
+    long = along >= HALF_LONG * np.take_along_axis(union, 1 - axis[..., None], axis=2)[..., 0]
+    close = (dist < HALF_APART * width) & (share >= HALF_OVERLAP) & lined_up & long
+    if not close.any():
+        return dets, halved
+    xyxy = dets.xyxy.copy()
+    for i, j in sorted(zip(*np.nonzero(np.triu(close)), strict=True), key=lambda p: dist[p]):
+        a, b = int(rows[i]), int(rows[j])
+        if halved[a] or halved[b]:
+            continue
+        keep, drop = (a, b) if area[i] >= area[j] else (b, a)
+        xyxy[keep, :2] = np.minimum(xyxy[keep, :2], xyxy[drop, :2])
+        xyxy[keep, 2:] = np.maximum(xyxy[keep, 2:], xyxy[drop, 2:])
+        halved[drop] = True
+    return dets.with_(xyxy=xyxy), halved
+
+
 def _distances(pts: np.ndarray) -> np.ndarray:
     """(N, N) distances between the points ``pts`` (N, 2), infinite from a point to itself."""
     diff = pts[:, None, :] - pts[None, :, :]
@@ -393,7 +453,10 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     n = len(dets)
     pos = calib.to_table(dets.center) if n else np.zeros((0, 2))
     backs = dets.is_back
-    face_up = dets.is_tile
+    dets, halved = _join_halves(dets, pos, backs)
+    if halved.any():
+        pos = calib.to_table(dets.center)
+    face_up = dets.is_tile & ~halved
     tiles = face_up | backs
     centre = np.zeros(2)
     away = np.zeros(n, bool)
@@ -422,6 +485,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     along = np.where(sideways, layout.tile_aspect, 1.0)  # in tile widths
     role = np.full(n, "", dtype="<U9")
     role[away] = "outside"
+    role[halved] = "half"
     role[dets.is_die] = "dice"
     flower = np.array([0 <= c < 42 and is_flower(int(c)) for c in dets.class_id], bool)
     role[face_up & flower & ~away] = "flower"
@@ -479,14 +543,14 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             readings[k].discards = [int(dets.class_id[i]) for i in readings[k].discard_rows]
     ind = np.flatnonzero(role == "indicator")
     indicator = int(dets.class_id[ind[np.argmax(dets.confidence[ind])]]) if len(ind) else None
-    seat_out = np.where(np.isin(role, ["dice", "wall", "indicator", "outside"]), -1,
+    seat_out = np.where(np.isin(role, ["dice", "wall", "indicator", "outside", "half"]), -1,
                         seat).astype(np.int8)
     # a meld read from its tiles' runner-up classes (a 5p among 4p 6p): write the kinds back
     corrected: dict[int, Tile] = {}
     class_id = dets.class_id.copy()
     for r in readings:
         for m in r.melds:
-            for row, t in zip(m.rows, m.tiles, strict=True):
+            for row, t in zip(m.rows, m.tiles, strict=False):  # a kong may show 3 rows
                 if dets.is_tile[row] and class_id[row] != t:
                     corrected[row] = t
                     class_id[row] = t
@@ -498,37 +562,19 @@ def read_table(dets: TileDetections, calib: TableCalibration,
 def _read_row(dets: TileDetections, rows: np.ndarray, a: np.ndarray, along: np.ndarray,
               sideways: np.ndarray, seat: int, layout: TableLayout, out: SeatReading,
               role: np.ndarray, group: np.ndarray) -> None:
-    """Split a seat's outer row into groups by gaps; melds from the right, the rest is hand."""
+    """Split a seat's outer row into its hand (left) and melds (right, :func:`_melds_at_end`)."""
     if not len(rows):
         return
-    rows = rows[np.argsort(a[rows])]
-    left = a[rows] - along[rows] / 2  # both in tile widths
-    right = a[rows] + along[rows] / 2
-    groups: list[list[int]] = [[int(rows[0])]]
-    gap_before: dict[int, float] = {}
-    for j in range(1, len(rows)):
-        gap = left[j] - right[j - 1]
-        gap_before[int(rows[j])] = float(gap)
-        if gap > layout.split_gap:
-            groups.append([])
-        groups[-1].append(int(rows[j]))
-    melds: list[MeldReading] = []
-    while groups:
-        meld = _as_meld(dets, groups[-1], sideways, seat)
-        if meld is not None:
-            melds.insert(0, meld)
-            groups.pop()
-            continue
-        tail = _meld_at_end(dets, groups[-1], gap_before, sideways, seat, layout)
-        if tail is None:
-            break
-        melds.insert(0, tail)
-        groups[-1] = groups[-1][:-len(tail.rows)]
+    order = [int(r) for r in rows[np.argsort(a[rows])]]
+    left = a[order] - along[order] / 2  # both in tile widths
+    right = a[order] + along[order] / 2
+    gaps = [np.inf] + [float(left[j] - right[j - 1]) for j in range(1, len(order))]
+    start, melds = _melds_at_end(dets, order, gaps, sideways, seat, layout)
     for g, meld in enumerate(melds):
         for r in meld.rows:
             role[r] = "meld"
             group[r] = g
-    hand_rows = [r for grp in groups for r in grp]
+    hand_rows = order[:start]
     for r in hand_rows:
         role[r] = "hand"
     out.melds = melds
@@ -536,45 +582,99 @@ def _read_row(dets: TileDetections, rows: np.ndarray, a: np.ndarray, along: np.n
     seen = [r for r in hand_rows if dets.is_tile[r]]
     out.hand = [int(dets.class_id[r]) for r in seen]
     out.hand_rows = seen
-    out.drawn_apart = len(groups) > 1 and len(groups[-1]) == 1
+    out.drawn_apart = start > 1 and gaps[start - 1] > layout.split_gap
 
 
-def _meld_at_end(dets: TileDetections, group: list[int], gap_before: dict[int, float],
-                 sideways: np.ndarray, seat: int, layout: TableLayout) -> MeldReading | None:
-    """A meld of 3 or 4 tiles at the right end of a group that is no meld itself: melds lie
-    a narrower gap apart than the hand lies from them (8 against 14 mm), which a camera's
-    boxes can blur below ``split_gap``; the tail is taken when its gap is wider than
-    ``meld_gap`` and than every gap inside it, and its tiles make a meld."""
-    best: tuple[float, MeldReading] | None = None
-    for n in (3, 4):
-        if len(group) <= n:
+def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
+                  sideways: np.ndarray, seat: int, layout: TableLayout
+                  ) -> tuple[int, list[MeldReading]]:
+    """Where the hand ends and the melds after it, left to right.
+
+    Melds lie at the row's right end, 3 or 4 tiles each, the hand a wider gap before them
+    (14 mm) than they lie apart (8 mm). A camera's boxes blur both: a box grown or shifted by
+    a few pixels opens a gap inside a meld as wide as the one between two melds. So the row's
+    end is split into melds by what their tiles make, not by each gap: the melds start after
+    the leftmost gap from which the rest of the row cuts into sets that either each stand
+    apart (a gap before each wider than any inside it) or lie after a hand gap wider than
+    ``split_gap`` and than every gap inside them.
+    ``gaps[j]``: the gap before ``order[j]`` in tile widths (``gaps[0]`` infinite).
+    """
+    n = len(order)
+    memo: dict[tuple[int, int], MeldReading | None] = {}
+
+    def meld(i: int, k: int) -> MeldReading | None:
+        if (i, k) not in memo:
+            memo[i, k] = _as_meld(dets, order[i:i + k], sideways, seat, at_end=i + k == n)
+        return memo[i, k]
+
+    def parts(i: int) -> list[tuple[int, ...]]:
+        """Every way to cut ``order[i:]`` into melds: their start indices."""
+        if i == n:
+            return [()]
+        out = []
+        for k in (3, 4):
+            if i + k <= n and meld(i, k) is not None:
+                out += [(i, *rest) for rest in parts(i + k)]
+        return out
+
+    half = layout.meld_gap / 2
+    for start in range(n):
+        gap = gaps[start]
+        if start and gap <= layout.meld_gap:
             continue
-        tail = group[-n:]
-        gap = gap_before[tail[0]]
-        inside = max(gap_before[r] for r in tail[1:])
-        if gap < layout.meld_gap or gap < inside + layout.meld_gap / 2:
-            continue
-        meld = _as_meld(dets, tail, sideways, seat)
-        if meld is not None and (best is None or gap > best[0]):
-            best = (gap, meld)
-    return best[1] if best else None
+        best: tuple[float, tuple[int, ...]] | None = None
+        for cut in parts(start):
+            ends = [*cut[1:], n]
+            insides = [max((gaps[j] for j in range(i + 1, e)), default=-np.inf)
+                       for i, e in zip(cut, ends, strict=True)]
+            # each meld stands apart by a gap wider than any inside it (the first, with no
+            # hand before it, needs none) ...
+            apart = all(gaps[i] > layout.meld_gap and gaps[i] > inside + half
+                        for i, inside in zip(cut, insides, strict=True) if i)
+            # ... or a boxed-wide gap inside the melds is still narrower than the hand's
+            wide = start > 0 and gap > layout.split_gap and max(insides) < gap - half
+            if not (apart or wide):
+                continue
+            margin = min(gaps[i] for i in cut) - max(insides)
+            if best is None or margin > best[0]:
+                best = (margin, cut)
+        if best is not None:
+            cut = best[1]
+            ends = [*cut[1:], n]
+            found = [meld(i, e - i) for i, e in zip(cut, ends, strict=True)]
+            return start, [m for m in found if m is not None]
+    return n, []
 
 
 def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
-             seat: int) -> MeldReading | None:
-    """The group as a meld, or ``None`` when it is not one (then it is part of the hand)."""
+             seat: int, at_end: bool = False) -> MeldReading | None:
+    """The group as a meld, or ``None`` when it is not one (then it is part of the hand).
+
+    Two readings allow for one unseen or misread tile: a kong whose 4th tile the classifier
+    read as another kind, when that tile is the sideways (claimed) one and the other three
+    agree; and at the row's very end, a concealed kong whose last back was not found (its two
+    faces upright and read alike)."""
     if len(rows) not in (3, 4):
         return None
     back = [bool(dets.is_back[r]) for r in rows]
     side = [i for i, r in enumerate(rows) if sideways[r] and dets.is_tile[r]]
-    if len(rows) == 4 and back == [True, False, False, True]:
+    partial = at_end and back == [True, False, False] and not side \
+        and dets.class_id[rows[1]] == dets.class_id[rows[2]]
+    if back == [True, False, False, True] or partial:
         faces = _best_identical(dets, rows[1:3])
         if faces is None:
             return None
-        return MeldReading("concealed_kong", (faces,) * 4, None, None, tuple(rows))
+        return MeldReading("concealed_kong", (faces,) * 4, None, None, tuple(rows),
+                           len(rows) == 4)
     if any(back) or len(side) > 1:
         return None
     tiles = _best_meld_tiles(dets, rows)
+    if tiles is None and len(rows) == 4 and side:
+        others = {int(dets.class_id[r]) for i, r in enumerate(rows) if i != side[0]}
+        if len(others) == 1:
+            kind = others.pop()
+            return MeldReading("exposed_kong", (kind,) * 4, _claimed_from(seat, side[0], 4),
+                               side[0], tuple(rows), False)
     if tiles is None:
         return None
     certain = bool(side) and tuple(int(dets.class_id[r]) for r in rows) == tiles
@@ -589,13 +689,18 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
         idx = side[0] if side else None
     elif side:
         idx = side[0]
-        from_seat = (seat + 3) % 4 if idx == 0 else (seat + 1) % 4 \
-            if idx == len(rows) - 1 else (seat + 2) % 4
+        from_seat = _claimed_from(seat, idx, len(rows))
     else:
         if len(set(int(dets.class_id[r]) for r in rows)) != 1:
             return None  # no claimed tile and not plainly a set: a loose part of the hand
         idx, from_seat, certain = None, None, False
     return MeldReading(mtype, tiles, from_seat, idx, tuple(rows), certain)
+
+
+def _claimed_from(seat: int, idx: int, size: int) -> int:
+    """The seat a pung or kong was claimed from, told by where its sideways tile lies: left
+    from the 上家, right from the 下家, in between from the seat across."""
+    return (seat + 3) % 4 if idx == 0 else (seat + 1) % 4 if idx == size - 1 else (seat + 2) % 4
 
 
 def _best_identical(dets: TileDetections, rows: list[int]) -> Tile | None:

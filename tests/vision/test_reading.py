@@ -60,6 +60,87 @@ def test_melds_lying_close_together_are_told_apart(gap: float) -> None:
     assert format_tiles(s0.hand) == "1234567m"
 
 
+def _seat0(scene: Scene, dets=None):
+    cam = top_down()
+    if dets is None:
+        dets, _ = detections(scene, cam)
+    return read_table(dets, TableCalibration.from_corners(table_corners(cam))).seats[0]
+
+
+MELDED = Scene(seats=[SeatSpec(hand="22555pEEE", melds=[("chow", "789m", 0), ("pung", "WWW", 1)]),
+                      SeatSpec(), SeatSpec(), SeatSpec()])
+
+
+def test_a_gap_opened_inside_a_meld_does_not_put_the_melds_back_in_the_hand() -> None:
+    """A box grown or shifted by a few pixels opens a gap inside a meld as wide as the one
+    between two melds (seen on real-face tables: the sideways W of a pung boxed 4 px too
+    wide): the row's end still cuts into the two sets after the hand's wider gap."""
+    dets, _ = detections(MELDED, top_down())
+    shifted = dets.xyxy.copy()
+    shifted[13, [0, 2]] += 9.0  # the pung's last tile, 7.5 mm (0.28 widths) right
+    s0 = _seat0(MELDED, dets.with_(xyxy=shifted))
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [
+        ("chow", "789m"), ("pung", "WWW")]
+    assert format_tiles(s0.hand) == "22555pEEE"
+
+
+def test_a_kong_whose_claimed_tile_is_misread_is_still_a_kong() -> None:
+    scene = Scene(seats=[SeatSpec(hand="55m456p444666s", melds=[("exposed_kong", "8888m", 1)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    eight_p = parse_tiles("8p")[0]
+    dets.class_id[12] = eight_p  # the sideways 8m read as 8p, 8m not even a runner-up
+    dets.topk_ids[12] = [eight_p, eight_p + 1, eight_p + 2]
+    s0 = _seat0(scene, dets)
+    assert [(m.type, format_tiles(m.tiles), m.certain) for m in s0.melds] == [
+        ("exposed_kong", "8888m", False)]
+    assert format_tiles(s0.hand) == "55m456p444666s"
+
+
+def test_a_concealed_kong_at_the_row_end_missing_its_last_back() -> None:
+    scene = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
+                                                            ("concealed_kong", "7777p", None)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    s0 = _seat0(scene, dets[[i for i in range(len(dets)) if i != 14]])  # the far back unseen
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [
+        ("pung", "444m"), ("concealed_kong", "7777p")]
+    assert format_tiles(s0.hand) == "333m12355p"
+
+
+def test_a_sideways_tile_boxed_as_two_halves_is_one_tile() -> None:
+    """The bundled video's sideways 4p discard boxed as 4p and 2p, each square, overlapping
+    by half: one tile, of the larger box's kind, read sideways in its meld."""
+    dets, _ = detections(MELDED, top_down())
+    side = 12  # the pung's sideways W
+    x0, y0, x1, y1 = dets.xyxy[side]
+    cut = (x1 - x0) * 0.7
+    halves = dets[[side, side]]
+    halves.xyxy[:] = [[x0, y0, x0 + cut, y1], [x1 - cut * 0.93, y0, x1, y1]]
+    halves.class_id[1] = parse_tiles("E")[0]
+    from vision.detections import TileDetections
+
+    split = TileDetections.merge([dets[[i for i in range(len(dets)) if i != side]], halves])
+    s0 = _seat0(MELDED, split)
+    assert [(m.type, format_tiles(m.tiles), m.sideways_index) for m in s0.melds] == [
+        ("chow", "789m", 0), ("pung", "WWW", 1)]
+    assert format_tiles(s0.hand) == "22555pEEE"
+
+
+def test_touching_tiles_are_not_taken_for_halves() -> None:
+    table = read_table(*_dets(SHOWDOWN))
+    assert not (table.detections.role == "half").any()
+
+
+def test_a_closed_hand_of_sets_is_not_cut_into_melds() -> None:
+    """Tiles of a standing hand lie touching: no gap there starts a meld, though the whole
+    row cuts into sets."""
+    scene = Scene(seats=[SeatSpec(hand="123m234p567s789s"), SeatSpec(), SeatSpec(),
+                         SeatSpec()])
+    s0 = _seat0(scene)
+    assert s0.melds == [] and format_tiles(s0.hand) == "123m234p567789s"
+
+
 @pytest.mark.parametrize("side,claimed_from", [(0, 3), (1, 2), (2, 1)])
 def test_sideways_position_tells_whom_the_pung_came_from(side: int, claimed_from: int) -> None:
     scene = Scene(seats=[SeatSpec(hand="1234567m11p", melds=[("pung", "SSS", side)]),
