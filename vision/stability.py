@@ -146,12 +146,6 @@ def events_between(old: SeatState | None, new: SeatState, frame: int,
     for f in new.flowers:
         if f not in before.flowers:
             ev("flower", seat=s, tile=TILE_NAMES[f])
-    if new.discards[:len(before.discards)] == before.discards:
-        for t in new.discards[len(before.discards):]:
-            ev("discard", seat=s, tile=TILE_NAMES[t])
-    elif new.discards != before.discards[:-1]:  # only the last one gone: it was claimed (the
-        # claimer's meld is the event)
-        ev("discards_seen", seat=s, tiles=[TILE_NAMES[t] for t in new.discards])
     old_melds = list(before.melds)
     for m in new.melds:
         if m in old_melds:
@@ -167,6 +161,17 @@ def events_between(old: SeatState | None, new: SeatState, frame: int,
             kind = "added" if upgraded else \
                 "concealed" if mtype == "concealed_kong" else "exposed"
             ev("kong", seat=s, kind=kind, tile=TILE_NAMES[tiles[0]])
+    # a seat's claim comes before its own next discard (claim, then discard)
+    kept = len(before.discards)
+    if new.discards[:kept] != before.discards and before.discards \
+            and new.discards[:kept - 1] == before.discards[:-1]:
+        kept -= 1  # the last one gone: it was claimed (the claimer's meld is the event); a
+        # discard may have followed before this seat was seen still again
+    if new.discards[:kept] == before.discards[:kept]:
+        for t in new.discards[kept:]:
+            ev("discard", seat=s, tile=TILE_NAMES[t])
+    else:
+        ev("discards_seen", seat=s, tiles=[TILE_NAMES[t] for t in new.discards])
     if new.face_up_key[:2] != before.face_up_key[:2]:  # the face-up hand or the melds
         ev("hand", **{k: v for k, v in new.to_json().items() if k != "hidden"})
     return out

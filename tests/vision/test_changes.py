@@ -134,6 +134,15 @@ def test_bundled_video_with_the_shipped_models_both_ways() -> None:
     assert masked == _video_events(load_detector(), motion=-1)
     kinds = [e[1] for e in masked]
     assert kinds.count("dice") == 4 and kinds.count("win") == 2
+    # and they are the script's match events, in order (each discard, claim, flower, roll, wall
+    # break and win), with no extra one: a sideways tile boxed as two halves is one tile, and
+    # a discard after a claim seen only together is still a discard
+    from tests.vision.labeled_truth import script
+    from vision.stability import MATCH_EVENT_TYPES
+
+    want = [(e["type"], {k: v for k, v in e.items() if k not in ("type", "step")})
+            for e in script()["events"]]
+    assert [(t, d) for _, t, d in masked if t in MATCH_EVENT_TYPES] == want
 
 
 @shipped

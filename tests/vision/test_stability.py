@@ -220,6 +220,24 @@ def test_a_claimed_discard_leaves_the_pond_without_an_event() -> None:
     assert [e.type for e in events_between(before, swept, 0, 0.0)] == ["discards_seen"]
 
 
+def test_a_discard_after_a_claim_seen_only_together_is_still_a_discard() -> None:
+    """The seat was not seen still between its claimed discard and its next one (the bundled
+    video: seat 2's W claimed, then its N): the pond lost its last tile and gained one."""
+    from vision.reading import SeatState
+    from vision.stability import events_between
+
+    before = SeatState(2, (), 13, (), (), tuple(parse_tiles("1m9pW")))
+    after = SeatState(2, (), 13, (), (), tuple(parse_tiles("1m9pN")))
+    assert [(e.type, e.data) for e in events_between(before, after, 0, 0.0)] == [
+        ("discard", {"seat": 2, "tile": "N"})]
+    first = SeatState(2, (), 13, (), (), tuple(parse_tiles("W")))
+    assert [(e.type, e.data) for e in events_between(first, SeatState(
+        2, (), 13, (), (), tuple(parse_tiles("N"))), 0, 0.0)] == [
+        ("discard", {"seat": 2, "tile": "N"})]
+    misread = SeatState(2, (), 13, (), (), tuple(parse_tiles("2m9pWN")))  # an older one changed
+    assert [e.type for e in events_between(before, misread, 0, 0.0)] == ["discards_seen"]
+
+
 def test_stabilizer_rejects_zero_readings_and_negative_time() -> None:
     with pytest.raises(ValueError, match="at least 1 reading"):
         Stabilizer(0.2, 0)
