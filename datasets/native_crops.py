@@ -152,8 +152,9 @@ def write_crops(out: Path | str, scenes: int, seed: int = 0, window: int = WINDO
 
     Windows of one scene share its fold; with photo faces a scene's fold is also the fold its
     faces come from. ``sequence``: each scene is a step of the scripted two hands on a table
-    and camera of its own (:func:`_sequence_frame`). ``also`` names other detector folders (prepare's ``detector/``) that
-    ``data.yaml`` lists beside these images, so one file trains on both.
+    and camera of its own (:func:`_sequence_frame`). ``also`` names other detector folders
+    (prepare's ``detector/``) that ``data.yaml`` lists beside these images, so one file trains
+    on both.
     """
     if scenes < 1 or per_scene < 1:
         raise ValueError(f"scenes and windows per scene must be at least 1, got {scenes}, "
