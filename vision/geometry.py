@@ -24,6 +24,7 @@ from vision.detector import box_iou
 
 SAME_PLACE = 0.2  # boxes overlapping more (IoU) box one place twice: no neighbours (touching
 #                   tiles' boxes overlap by a few pixels at most, about 0.05)
+POND_ROW = 6  # discards lie in rows of six: a longer face-up row is a hand
 HALF_APART = 0.6  # tile widths: two face-up boxes closer than this, centre to centre, and
 HALF_OVERLAP = 0.3  # overlapping by this share of the smaller, box one tile twice (two tiles
 #                     lie a width apart or more; touching tiles' boxes overlap by a sliver)
@@ -493,7 +494,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     readings = [SeatReading(seat=k) for k in range(4)]
     rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]
     outers = [_outer_row(rows_of[k], d, layout.outer_gap) for k in range(4)]
-    full = [float(np.median(d[o])) for o in outers if len(o) >= 3]
+    full = {k: float(np.median(d[o])) for k, o in enumerate(outers) if len(o) >= 3}
     for k in range(4):
         # a seat without a hand in view: its outermost tiles are the wall or the pond. A wall
         # (backs) still lying inside the row says the row is the hand; more backs than a hand
@@ -510,12 +511,17 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         row_d = float(np.median(d[o]))
         pond = inner[face_up[inner]]
         mine_fl = np.flatnonzero((role == "flower") & (seat == k))
-        if len(pond):  # the pond ends about 2.4 widths inside the wall, 5.4 inside the hand
-            is_hand = row_d - float(d[pond].max()) > 3.9
+        others = [v for j, v in full.items() if j != k]
+        if len(pond):  # the pond ends about 2.4 widths inside the wall, 5.4 inside the hand;
+            # a tile nearer is a flower read as a suit tile (flowers lie 1.3 widths in front
+            # of the hand) when the row is longer than a pond's and as far out as other hands
+            is_hand = row_d - float(d[pond].max()) > 3.9 or (
+                int(face_up[o].sum()) > POND_ROW and bool(others)
+                and row_d >= max(others) - 1.0)
         elif len(mine_fl):  # flowers lie in front of the hand, behind the wall
             is_hand = float(np.median(d[mine_fl])) < row_d
         else:
-            is_hand = not (full and row_d < max(full) - 2.0)
+            is_hand = not (full and row_d < max(full.values()) - 2.0)
         if not is_hand:
             outers[k] = o[:0]
     for k in range(4):

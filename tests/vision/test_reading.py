@@ -132,6 +132,23 @@ def test_touching_tiles_are_not_taken_for_halves() -> None:
     assert not (table.detections.role == "half").any()
 
 
+def test_a_flower_misread_as_a_suit_tile_does_not_make_the_hand_a_pond() -> None:
+    """A flower read as 1s lies 1.3 widths in front of the hand, nearer than any pond tile
+    lies to a hand: the row is still the hand, as long as a pond row never is and as far out
+    as the other seats' hands (seen on real-face tables: the winner's whole hand read as
+    discards)."""
+    scene = Scene(seats=[SeatSpec(hand="333456p22s", melds=[("pung", "999p", 1),
+                                                           ("chow", "123s", 0)], flowers="f4"),
+                         SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
+                         SeatSpec(hand="9876543m9876p5s")])
+    body = 14  # seat 0's flower, after its 8 hand and 6 meld tiles
+    dets, truth = detections(scene, top_down(), {body: parse_tiles("1s")[0]})
+    assert truth[body] == parse_tiles("f4")[0]
+    s0 = _seat0(scene, dets)
+    assert format_tiles(s0.hand) == "333456p22s"
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["999p", "123s"]
+
+
 def test_a_closed_hand_of_sets_is_not_cut_into_melds() -> None:
     """Tiles of a standing hand lie touching: no gap there starts a meld, though the whole
     row cuts into sets."""
