@@ -18,12 +18,15 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from scoring.tiles import NUM_KINDS, Tile, is_flower, suit_of
+from scoring.tiles import NUM_KINDS, NUM_TILES, Tile, is_flower, suit_of
 from vision.detections import TileDetections
 from vision.detector import box_iou
 
 SAME_PLACE = 0.2  # boxes overlapping more (IoU) box one place twice: no neighbours (touching
 #                   tiles' boxes overlap by a few pixels at most, about 0.05)
+FLOWER_BAND = 2.2  # tile widths in front of the hand where its flowers lie (about 1.3; the wall
+#                    lies 3 widths in front of the hand, the pond over 5)
+FLOWER_RUNNER_UP = 0.1  # a tile there is a flower when one of its runner-ups is this likely
 POND_ROW = 6  # discards lie in rows of six: a longer face-up row is a hand
 HALF_APART = 0.6  # tile widths: two face-up boxes closer than this, centre to centre, and
 HALF_OVERLAP = 0.3  # overlapping by this share of the smaller, box one tile twice (two tiles
@@ -524,6 +527,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             is_hand = not (full and row_d < max(full.values()) - 2.0)
         if not is_hand:
             outers[k] = o[:0]
+    flower_reads: dict[int, Tile] = {}  # row -> a flower read from a suit tile's runner-ups
     for k in range(4):
         rows = rows_of[k]
         outer = outers[k]
@@ -539,9 +543,27 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             # not stretch it over the pond
             lo_w, hi_w = np.percentile(d[wall], [25, 75]) + np.array([-0.3, 0.3])
             role[up[(d[up] >= lo_w) & (d[up] <= hi_w)]] = "indicator"
+        # flowers lie in a row of their own in front of the hand: a suit tile in that band,
+        # or in line beside one of the seat's flowers, is a flower read as a suit tile
+        loose = up[role[up] == "discard"]
+        near = np.zeros(len(loose), bool)
+        if face_up[outer].sum() >= 3:
+            row_d = float(np.median(d[outer]))
+            near |= (d[loose] <= row_d - 0.6) & (d[loose] >= row_d - FLOWER_BAND)
+        mine = np.flatnonzero((role == "flower") & (seat == k))
+        if len(mine):
+            near |= ((np.abs(d[loose][:, None] - d[mine][None, :]) < 0.5)
+                     & (np.abs(a[loose][:, None] - a[mine][None, :]) < 1.6)).any(axis=1)
+        if near.any():
+            for r in loose[near].tolist():
+                kind = _flower_runner_up(dets, r)
+                if kind is not None:
+                    role[r] = "flower"
+                    flower_reads[r] = kind
         fl = np.flatnonzero((role == "flower") & (seat == k))
         readings[k].flower_rows = [int(i) for i in fl[np.argsort(a[fl])]]
-        readings[k].flowers = [int(dets.class_id[i]) for i in readings[k].flower_rows]
+        readings[k].flowers = [flower_reads.get(int(i), int(dets.class_id[i]))
+                               for i in readings[k].flower_rows]
         disc = np.flatnonzero((role == "discard") & (seat == k))
         if len(disc):
             row_no = np.round((d[disc].max() - d[disc]) / layout.tile_aspect)
@@ -552,8 +574,10 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     seat_out = np.where(np.isin(role, ["dice", "wall", "indicator", "outside", "half"]), -1,
                         seat).astype(np.int8)
     # a meld read from its tiles' runner-up classes (a 5p among 4p 6p): write the kinds back
-    corrected: dict[int, Tile] = {}
+    corrected: dict[int, Tile] = dict(flower_reads)
     class_id = dets.class_id.copy()
+    for row, t in flower_reads.items():
+        class_id[row] = t
     for r in readings:
         for m in r.melds:
             for row, t in zip(m.rows, m.tiles, strict=False):  # a kong may show 3 rows
@@ -707,6 +731,16 @@ def _claimed_from(seat: int, idx: int, size: int) -> int:
     """The seat a pung or kong was claimed from, told by where its sideways tile lies: left
     from the 上家, right from the 下家, in between from the seat across."""
     return (seat + 3) % 4 if idx == 0 else (seat + 1) % 4 if idx == size - 1 else (seat + 2) % 4
+
+
+def _flower_runner_up(dets: TileDetections, row: int) -> Tile | None:
+    """The likeliest flower among a tile's runner-up classes, when it is likely enough
+    (:data:`FLOWER_RUNNER_UP`): a flower of an unseen look is most often read as a suit tile
+    with its own kind close behind."""
+    for t, p in zip(dets.topk_ids[row], dets.topk_probs[row], strict=True):
+        if 0 <= t < NUM_TILES and is_flower(int(t)):
+            return int(t) if p >= FLOWER_RUNNER_UP else None
+    return None
 
 
 def _best_identical(dets: TileDetections, rows: list[int]) -> Tile | None:

@@ -149,6 +149,31 @@ def test_a_flower_misread_as_a_suit_tile_does_not_make_the_hand_a_pond() -> None
     assert [format_tiles(m.tiles) for m in s0.melds] == ["999p", "123s"]
 
 
+@pytest.mark.parametrize("flowers,body", [("f2f4", 13), ("f4", 12)], ids=["beside", "alone"])
+def test_a_flower_read_as_a_suit_tile_among_the_flowers_is_a_flower(flowers: str,
+                                                                     body: int) -> None:
+    """A flower of an unseen look read as 1s with f4 its runner-up, lying beside the seat's
+    other flowers or alone in the band in front of its hand: a flower (no discard lies
+    there); the same tile in the pond stays a discard."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p55s", flowers=flowers, discards="9m"),
+                         SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
+                         SeatSpec(hand="9876543m9876p5s")])
+    one_s, f4 = parse_tiles("1s")[0], parse_tiles("f4")[0]
+    dets, truth = detections(scene, top_down(), {body: one_s})
+    assert truth[body] == f4
+    dets.topk_ids[body] = [one_s, f4, -1]
+    dets.topk_probs[body] = [0.6, 0.3, 0.0]
+    table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
+    assert format_tiles(table.seats[0].flowers) == flowers
+    assert format_tiles(table.seats[0].discards) == "9m" and table.corrected == {body: f4}
+    pond = len(parse_tiles(flowers)) + 12  # the 9m discard, read as 1s with f4 behind it
+    dets, _ = detections(scene, top_down(), {pond: one_s})
+    dets.topk_ids[pond] = [one_s, f4, -1]
+    dets.topk_probs[pond] = [0.6, 0.3, 0.0]
+    table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
+    assert format_tiles(table.seats[0].discards) == "1s"
+
+
 def test_a_closed_hand_of_sets_is_not_cut_into_melds() -> None:
     """Tiles of a standing hand lie touching: no gap there starts a meld, though the whole
     row cuts into sets."""
