@@ -401,15 +401,18 @@ def _join_halves(dets: TileDetections, pos: np.ndarray, backs: np.ndarray
     rows = np.flatnonzero(dets.is_tile)
     if len(rows) < 2:
         return dets, halved
-    both = dets.is_tile | backs
-    width = _tile_width(pos[both], dets.xyxy[both])
-    dist = _distances(pos[rows])
     box = dets.xyxy[rows]
     lt = np.maximum(box[:, None, :2], box[None, :, :2])
     rb = np.minimum(box[:, None, 2:], box[None, :, 2:])
     inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
     area = np.prod(box[:, 2:] - box[:, :2], axis=1)
     share = inter / np.maximum(np.minimum(area[:, None], area[None, :]), 1e-9)
+    np.fill_diagonal(share, 0.0)
+    if not (share >= HALF_OVERLAP).any():  # the usual picture: no two boxes overlap so much
+        return dets, halved
+    both = dets.is_tile | backs
+    width = _tile_width(pos[both], dets.xyxy[both])
+    dist = _distances(pos[rows])
     # split along one axis, the two halves share the other: their edges across it line up
     centre = (box[:, :2] + box[:, 2:]) / 2
     axis = np.argmax(np.abs(centre[:, None] - centre[None, :]), axis=2)  # (N, N) 0: x, 1: y
