@@ -627,9 +627,10 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
     (14 mm) than they lie apart (8 mm). A camera's boxes blur both: a box grown or shifted by
     a few pixels opens a gap inside a meld as wide as the one between two melds. So the row's
     end is split into melds by what their tiles make, not by each gap: the melds start after
-    the leftmost gap from which the rest of the row cuts into sets that either each stand
-    apart (a gap before each wider than any inside it) or lie after a hand gap wider than
-    ``split_gap`` and than every gap inside them.
+    the leftmost gap from which the rest of the row cuts into sets that each stand apart (a
+    gap before each wider than any inside it), or lie after a hand gap wider than
+    ``split_gap`` and than every gap inside them, or each show a sideways claimed tile or a
+    concealed kong's backs (melds laid tight against each other).
     ``gaps[j]``: the gap before ``order[j]`` in tile widths (``gaps[0]`` infinite).
     """
     n = len(order)
@@ -666,7 +667,10 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
                         for i, inside in zip(cut, insides, strict=True) if i)
             # ... or a boxed-wide gap inside the melds is still narrower than the hand's
             wide = start > 0 and gap > layout.split_gap and max(insides) < gap - half
-            if not (apart or wide):
+            # ... or each shows what only a meld shows, whatever the boxes make of the gaps: a
+            # claimed tile lying sideways, or a concealed kong's backs
+            shown = all(_shown_meld(meld(i, e - i)) for i, e in zip(cut, ends, strict=True))
+            if not (apart or wide or shown):
                 continue
             margin = min(gaps[i] for i in cut) - max(insides)
             if best is None or margin > best[0]:
@@ -677,6 +681,13 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
             found = [meld(i, e - i) for i, e in zip(cut, ends, strict=True)]
             return start, [m for m in found if m is not None]
     return n, []
+
+
+def _shown_meld(meld: MeldReading | None) -> bool:
+    """The meld shows itself: a claimed tile lying sideways, or a concealed kong's backs (no
+    tile of a standing hand lies so)."""
+    return meld is not None and (meld.sideways_index is not None
+                                 or meld.type == "concealed_kong")
 
 
 def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,

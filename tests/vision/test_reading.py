@@ -174,6 +174,18 @@ def test_a_flower_read_as_a_suit_tile_among_the_flowers_is_a_flower(flowers: str
     assert format_tiles(table.seats[0].discards) == "1s"
 
 
+def test_melds_laid_tight_with_no_hand_before_them_are_melds() -> None:
+    """A seat whose standing hand is not in its row, with two chows laid 1 mm apart: the
+    gaps tell nothing, but each shows its claimed tile sideways, which no hand tile does."""
+    scene = Scene(seats=[SeatSpec(melds=[("chow", "789s", 0), ("chow", "456s", 0)]),
+                         SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
+                         SeatSpec(hand="9876543m9876p5s")], meld_gap=1.0)
+    s0 = _seat0(scene)
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [
+        ("chow", "789s"), ("chow", "456s")]
+    assert s0.hand == []
+
+
 def test_a_closed_hand_of_sets_is_not_cut_into_melds() -> None:
     """Tiles of a standing hand lie touching: no gap there starts a meld, though the whole
     row cuts into sets."""
