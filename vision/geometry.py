@@ -502,6 +502,18 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     outers = [_outer_row(rows_of[k], d, layout.outer_gap) for k in range(4)]
     full = {k: float(np.median(d[o])) for k, o in enumerate(outers) if len(o) >= 3}
     for k in range(4):
+        # a box or two alone beyond where the other seats' hands lie (a stray box, the rim of
+        # the table) is no row of this seat: nothing lies beyond a hand
+        o = outers[k]
+        others = [v for j, v in full.items() if j != k]
+        if 1 <= len(o) <= 2 and others and float(d[o].min()) > max(others) + 0.5 \
+                and len(rows_of[k]) - len(o) >= 3:
+            role[o] = "outside"
+            rows_of[k] = np.setdiff1d(rows_of[k], o)
+            outers[k] = _outer_row(rows_of[k], d, layout.outer_gap)
+            if len(outers[k]) >= 3:
+                full[k] = float(np.median(d[outers[k]]))
+    for k in range(4):
         # a seat without a hand in view: its outermost tiles are the wall or the pond. A wall
         # (backs) still lying inside the row says the row is the hand; more backs than a hand
         # holds, or a row well inside where the other seats' hands lie, say it is not.

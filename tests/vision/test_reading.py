@@ -186,6 +186,22 @@ def test_melds_laid_tight_with_no_hand_before_them_are_melds() -> None:
     assert s0.hand == []
 
 
+def test_a_stray_box_beyond_a_hand_does_not_hide_the_hand() -> None:
+    """One box read as a tile back 2 widths beyond seat 0's hand (the rim of the table, a
+    stray): no row of the seat, whose hand is read as usual."""
+    from vision.detections import TileDetections
+    from vision.labels import BACK_CLASS
+
+    scene = Scene(seats=[SeatSpec(hand="122m134789p48sSP"), SeatSpec(hand="1234567m1234p5s"),
+                         SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s")])
+    dets, _ = detections(scene, top_down())
+    stray = dets[[0]]
+    stray.class_id[0] = BACK_CLASS
+    stray.xyxy[0, [1, 3]] += 2.2 * (stray.xyxy[0, 3] - stray.xyxy[0, 1])  # down: beyond seat 0
+    s0 = _seat0(scene, TileDetections.merge([dets, stray]))
+    assert format_tiles(s0.hand) == "122m134789p48sSP" and s0.hidden == 0
+
+
 def test_a_closed_hand_of_sets_is_not_cut_into_melds() -> None:
     """Tiles of a standing hand lie touching: no gap there starts a meld, though the whole
     row cuts into sets."""
