@@ -561,6 +561,9 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         # flowers lie in a row of their own in front of the hand: a suit tile in that band,
         # or in line beside one of the seat's flowers, is a flower read as a suit tile
         loose = up[role[up] == "discard"]
+        if len(readings[k].hand_rows) <= 2 and not readings[k].melds:  # no hand: a tile or
+            # two of the flower row taken for one
+            loose = np.union1d(loose, np.array(readings[k].hand_rows, int))
         near = np.zeros(len(loose), bool)
         if face_up[outer].sum() >= 3:
             row_d = float(np.median(d[outer]))
@@ -575,6 +578,10 @@ def read_table(dets: TileDetections, calib: TableCalibration,
                 if kind is not None:
                     role[r] = "flower"
                     flower_reads[r] = kind
+            if flower_reads.keys() & set(readings[k].hand_rows):
+                readings[k].hand_rows = [r for r in readings[k].hand_rows
+                                         if r not in flower_reads]
+                readings[k].hand = [int(dets.class_id[r]) for r in readings[k].hand_rows]
         fl = np.flatnonzero((role == "flower") & (seat == k))
         readings[k].flower_rows = [int(i) for i in fl[np.argsort(a[fl])]]
         readings[k].flowers = [flower_reads.get(int(i), int(dets.class_id[i]))

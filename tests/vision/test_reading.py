@@ -202,6 +202,21 @@ def test_a_stray_box_beyond_a_hand_does_not_hide_the_hand() -> None:
     assert format_tiles(s0.hand) == "122m134789p48sSP" and s0.hidden == 0
 
 
+def test_a_flower_read_as_a_suit_tile_is_no_hand_of_a_seat_without_one() -> None:
+    """A seat whose hand is out of view: its flower row is its outermost, and the flower read
+    as 1s (f4 its runner-up) beside its f2 is a flower, not a hand of one tile."""
+    scene = Scene(seats=[SeatSpec(flowers="f2f4", discards="9m"),
+                         SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
+                         SeatSpec(hand="9876543m9876p5s")])
+    one_s, f4 = parse_tiles("1s")[0], parse_tiles("f4")[0]
+    dets, truth = detections(scene, top_down(), {1: one_s})
+    assert truth[1] == f4
+    dets.topk_ids[1] = [one_s, f4, -1]
+    dets.topk_probs[1] = [0.6, 0.3, 0.0]
+    s0 = _seat0(scene, dets)
+    assert s0.hand == [] and format_tiles(s0.flowers) == "f2f4"
+
+
 def test_a_closed_hand_of_sets_is_not_cut_into_melds() -> None:
     """Tiles of a standing hand lie touching: no gap there starts a meld, though the whole
     row cuts into sets."""
