@@ -356,16 +356,29 @@ def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
     return np.abs(seen - logs[1]) < np.abs(seen - logs[0])
 
 
-def _outer_row(rows: np.ndarray, d: np.ndarray, gap: float) -> np.ndarray:
+def _outer_row(rows: np.ndarray, d: np.ndarray, gap: float, a: np.ndarray,
+               face_up: np.ndarray) -> np.ndarray:
     """The seat's outermost row (hand and melds): from the farthest tile inward, until a gap
-    of more than ``gap`` tile widths (the space before the wall or the pond)."""
+    of more than ``gap`` tile widths (the space before the wall or the pond). Face-up tiles
+    of a row lie side by side: of two at much the same place along it (under half a width
+    apart), the one farther from the row's middle lies in front of it (a flower), not in it.
+    (Backs may: a wall's stacks are two high.)"""
     if not len(rows):
         return rows
     order = rows[np.argsort(-d[rows])]
     keep = 1
     while keep < len(order) and d[order[keep - 1]] - d[order[keep]] <= gap:
         keep += 1
-    return np.sort(order[:keep])
+    row = order[:keep]
+    if len(row) >= 3:
+        mid = float(np.median(d[row]))
+        along = row[np.argsort(a[row])]
+        along = along[face_up[along]]
+        off = np.abs(d[along] - mid)
+        close = np.flatnonzero(np.diff(a[along]) < 0.5)
+        drop = {int(along[j + (off[j + 1] > off[j])]) for j in close}
+        row = np.array([r for r in row if int(r) not in drop], dtype=rows.dtype)
+    return np.sort(row)
 
 
 def _tile_width(pos: np.ndarray, xyxy: np.ndarray) -> float:
@@ -499,7 +512,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     group = np.full(n, -1, np.int16)
     readings = [SeatReading(seat=k) for k in range(4)]
     rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]
-    outers = [_outer_row(rows_of[k], d, layout.outer_gap) for k in range(4)]
+    outers = [_outer_row(rows_of[k], d, layout.outer_gap, a, face_up) for k in range(4)]
     full = {k: float(np.median(d[o])) for k, o in enumerate(outers) if len(o) >= 3}
     for k in range(4):
         # a box or two alone beyond where the other seats' hands lie (a stray box, the rim of
@@ -510,7 +523,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
                 and len(rows_of[k]) - len(o) >= 3:
             role[o] = "outside"
             rows_of[k] = np.setdiff1d(rows_of[k], o)
-            outers[k] = _outer_row(rows_of[k], d, layout.outer_gap)
+            outers[k] = _outer_row(rows_of[k], d, layout.outer_gap, a, face_up)
             if len(outers[k]) >= 3:
                 full[k] = float(np.median(d[outers[k]]))
     for k in range(4):
@@ -560,7 +573,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             role[up[(d[up] >= lo_w) & (d[up] <= hi_w)]] = "indicator"
         # flowers lie in a row of their own in front of the hand: a suit tile in that band,
         # or in line beside one of the seat's flowers, is a flower read as a suit tile
-        loose = up[role[up] == "discard"]
+        loose = up[np.isin(role[up], ["discard", "indicator"])]
         if len(readings[k].hand_rows) <= 2 and not readings[k].melds:  # no hand: a tile or
             # two of the flower row taken for one
             loose = np.union1d(loose, np.array(readings[k].hand_rows, int))

@@ -217,6 +217,24 @@ def test_a_flower_read_as_a_suit_tile_is_no_hand_of_a_seat_without_one() -> None
     assert s0.hand == [] and format_tiles(s0.flowers) == "f2f4"
 
 
+def test_a_tile_at_a_hand_tiles_place_along_the_row_is_not_in_the_row() -> None:
+    """The flower read as 1s lies a little nearer the hand than its row (0.86 widths in front,
+    inside the hand row's band) at much the same place along it as a hand tile: two tiles
+    cannot lie there side by side, so the one off the row's middle is the flower."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p55s", flowers="f2f4"),
+                         SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
+                         SeatSpec(hand="9876543m9876p5s")])
+    one_s, f4 = parse_tiles("1s")[0], parse_tiles("f4")[0]
+    dets, truth = detections(scene, top_down(), {13: one_s})
+    assert truth[13] == f4
+    dets.topk_ids[13] = [one_s, f4, -1]
+    dets.topk_probs[13] = [0.6, 0.3, 0.0]
+    dets.xyxy[13, [1, 3]] += 13.0  # 10.8 mm toward the hand, in front of the last hand tile
+    dets.xyxy[13, [0, 2]] = dets.xyxy[11, [0, 2]]
+    s0 = _seat0(scene, dets)
+    assert format_tiles(s0.hand) == "1234567m123p55s" and format_tiles(s0.flowers) == "f2f4"
+
+
 def test_a_closed_hand_of_sets_is_not_cut_into_melds() -> None:
     """Tiles of a standing hand lie touching: no gap there starts a meld, though the whole
     row cuts into sets."""
