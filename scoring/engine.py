@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from scoring.errors import TileError
+from scoring.frozen import fast_init
 from scoring.memo import memo_property, memoised
 from scoring.tiles import NUM_KINDS, TILE_NAMES, Tile, format_tiles
 
@@ -217,6 +218,7 @@ def is_complete(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset(),
 # ---------------------------------------------------------------- decompositions
 
 
+@fast_init
 @dataclass(frozen=True, order=True)
 class Group:
     """A set or pair inside the concealed part, with the tiles that wildcards stood for."""
@@ -235,6 +237,7 @@ class Group:
         return f"{text}(*{format_tiles(self.wild)})" if self.wild else text
 
 
+@fast_init
 @dataclass(frozen=True)
 class Decomposition:
     shape: str  # "standard" or "seven_pairs"
@@ -317,6 +320,73 @@ def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[Group],
                 counts[t] += 1
 
 
+def _group_key(g: Group) -> tuple[str, tuple[Tile, ...], tuple[Tile, ...]]:
+    return (g.kind, g.tiles, g.wild)
+
+
+#: every set and pair of natural tiles, in :func:`_group_key` order (chows, pairs, pungs), built
+#: at import: a reading without wildcards is a sorted list of indices into it
+_NATURAL: tuple[Group, ...] = tuple(sorted(
+    [Group("chow", (s + r, s + r + 1, s + r + 2)) for s in (0, 9, 18) for r in range(7)]
+    + [Group(kind, (t,) * n) for t in range(NUM_KINDS) for kind, n in (("pair", 2), ("pung", 3))],
+    key=_group_key))
+_PUNG_AT = tuple(_NATURAL.index(Group("pung", (t, t, t))) for t in range(NUM_KINDS))
+_PAIR_AT = tuple(_NATURAL.index(Group("pair", (t, t))) for t in range(NUM_KINDS))
+_CHOW_AT = tuple(_NATURAL.index(Group("chow", (t, t + 1, t + 2))) if t < 27 and t % 9 <= 6
+                 else -1 for t in range(NUM_KINDS))
+
+
+def _natural(counts: list[int], i: int, need_pair: bool, acc: list[int],
+             out: list[tuple[int, ...]], min_kind: int = 0) -> None:
+    """:func:`_standard` without wildcards, in the same order: the groups on the lowest tile
+    ``i`` (pung, pair, the chow starting there), as indices into ``_NATURAL``, each finished
+    reading appended to ``out``. ``min_kind`` holds while ``i`` is still the lowest tile."""
+    while i < NUM_KINDS and not counts[i]:
+        i += 1
+        min_kind = 0
+    if i == NUM_KINDS:
+        if not need_pair:
+            out.append(tuple(acc))
+        return
+    c = counts[i]
+    if min_kind <= 0 and c >= 3:
+        counts[i] = c - 3
+        acc.append(_PUNG_AT[i])
+        _natural(counts, i, need_pair, acc, out, 0)
+        acc.pop()
+        counts[i] = c
+    if need_pair and min_kind <= 1 and c >= 2:
+        counts[i] = c - 2
+        acc.append(_PAIR_AT[i])
+        _natural(counts, i, False, acc, out, 1)
+        acc.pop()
+        counts[i] = c
+    chow = _CHOW_AT[i]
+    if chow >= 0 and counts[i + 1] and counts[i + 2]:
+        counts[i] = c - 1
+        counts[i + 1] -= 1
+        counts[i + 2] -= 1
+        acc.append(chow)
+        _natural(counts, i, need_pair, acc, out, 4)
+        acc.pop()
+        counts[i] = c
+        counts[i + 1] += 1
+        counts[i + 2] += 1
+
+
+def _natural_reading(ranked: list[int]) -> Decomposition:
+    """The standard reading of these sorted ``_NATURAL`` indices (one pair among them): the
+    sets, then the pair, with the facts that need no working written at once."""
+    pair = next(j for j in ranked if _NATURAL[j].kind == "pair")
+    sets = tuple([_NATURAL[j] for j in ranked if j != pair])
+    reading = Decomposition("standard", (*sets, _NATURAL[pair]))
+    d = reading.__dict__
+    d["pair"] = _NATURAL[pair]
+    d["sets"] = sets
+    d["substitutions"] = ()
+    return reading
+
+
 def _joker_only(jokers: int, need_pair: bool, acc: list[Group]) -> Iterator[list[Group]]:
     """Groups made only of wildcards: every concrete set and pair they could stand for."""
     if need_pair:
@@ -369,10 +439,6 @@ def _distinct_combinations(kinds: list[int], n: int) -> Iterator[tuple[int, ...]
     return combinations(kinds, n)
 
 
-def _group_key(g: Group) -> tuple[str, tuple[Tile, ...], tuple[Tile, ...]]:
-    return (g.kind, g.tiles, g.wild)
-
-
 def decompositions(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset(), *,
                    standard: bool = True, seven_pairs: bool = True,
                    four_as_two_pairs: bool = True) -> list[Decomposition]:
@@ -423,7 +489,16 @@ def _readings_of(counts: bytes, jokers: int, standard: bool, seven_pairs: bool,
     work = list(counts)
     seen: set[tuple[object, ...]] = set()
     out: list[Decomposition] = []
-    if standard and (jokers or is_winning_counts(counts, seven_pairs=False)):
+    if standard and not jokers and is_winning_counts(counts, seven_pairs=False):
+        found: list[tuple[int, ...]] = []
+        _natural(work, 0, True, [], found)
+        for indices in found:
+            ranked = sorted(indices)
+            key = ("standard", *ranked)
+            if key not in seen:
+                seen.add(key)
+                out.append(_natural_reading(ranked))
+    elif standard and jokers:
         for groups in _standard(work, jokers, True, []):
             # plain tuples compare far faster than the dataclasses themselves
             ranked = sorted(groups, key=_group_key)
