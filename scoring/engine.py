@@ -330,6 +330,8 @@ _NATURAL: tuple[Group, ...] = tuple(sorted(
     [Group("chow", (s + r, s + r + 1, s + r + 2)) for s in (0, 9, 18) for r in range(7)]
     + [Group(kind, (t,) * n) for t in range(NUM_KINDS) for kind, n in (("pair", 2), ("pung", 3))],
     key=_group_key))
+for _group in _NATURAL:  # their text too, as the table of meld texts is (tiles.format_tiles)
+    _group.__dict__["_text"] = format_tiles(_group.tiles)
 _PUNG_AT = tuple(_NATURAL.index(Group("pung", (t, t, t))) for t in range(NUM_KINDS))
 _PAIR_AT = tuple(_NATURAL.index(Group("pair", (t, t))) for t in range(NUM_KINDS))
 _CHOW_AT = tuple(_NATURAL.index(Group("chow", (t, t + 1, t + 2))) if t < 27 and t % 9 <= 6
