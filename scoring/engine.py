@@ -266,12 +266,6 @@ class Decomposition:
         return " ".join(str(g) for g in self.groups)
 
 
-_ALL_SETS: tuple[tuple[str, tuple[Tile, ...]], ...] = (
-    *(("chow", (s + r, s + r + 1, s + r + 2)) for s in (0, 9, 18) for r in range(7)),
-    *(("pung", (t, t, t)) for t in range(NUM_KINDS)),
-)
-
-
 def _group_key(g: Group) -> tuple[str, tuple[Tile, ...], tuple[Tile, ...]]:
     return (g.kind, g.tiles, g.wild)
 
