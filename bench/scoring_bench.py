@@ -43,12 +43,12 @@ asked for (a median of 0.05) is not reached: 30 of the 35 runs fell below 0.05.
 Branch speed20c (the cold path: readings walk indices into a table of every group a reading can
 hold, 406 with each choice of wildcard tiles, built at import with their texts, in plain
 recursion instead of generators; tile text in the plain notation read in one pass from the end;
-no new cache, nothing kept across ``forget_all`` but that constant table): 14 runs alternated
-with main a108ecb's gave cold median 0.0399 (0.0331..0.0429) against 0.0307 (0.0281..0.0332),
-run by run 1.10x..1.43x (median 1.29x); warm unchanged, 0.0479 against 0.0482. Callgrind, cold:
-837k -> 661k instructions per scored record; warm 521k -> 523k. The cold target (0.0435) is not
-reached: what stays cold is spread thin (Liaoyang's loser memo misses, first parses, first
-readings), and Liaoyang's cold records still cost 1.4x their warm ones.
+Liaoyang's meld counts as lists; no new cache, nothing kept across ``forget_all`` but that
+constant table): 19 runs alternated with main a108ecb's gave cold median 0.0399
+(0.0331..0.0488) against 0.0306 (0.0281..0.0332), run by run 1.10x..1.59x (median 1.29x); warm
+unchanged, 0.0477 against 0.0472. Callgrind, cold: 837k -> 654k instructions per scored record
+(1.28x); warm 521k -> 521k. The cold target (0.0435) is not reached (1 of the 19 runs): what
+stays cold is spread thin (Liaoyang's loser memo misses, first parses, first readings).
 Each of 9 rounds times both libraries back to back (best of 2 each); the median round's ratio is
 printed, with the range, so a burst of load on a busy machine shows up as spread, not as a trend.
 """
