@@ -40,6 +40,15 @@ with main 81235c2's on the same loaded machine gave median 0.0466 (0.0379..0.052
 scored record (-10%), bytecodes 5,861 -> 5,376; best of 100 passes interleaved in one process
 1.08x..1.18x. On this load the ratio follows the instruction count only in part, and the margin
 asked for (a median of 0.05) is not reached: 30 of the 35 runs fell below 0.05.
+Branch speed20c (the cold path: readings walk indices into a table of every group a reading can
+hold, 406 with each choice of wildcard tiles, built at import with their texts, in plain
+recursion instead of generators; tile text in the plain notation read in one pass from the end;
+Liaoyang's meld counts as lists; no new cache, nothing kept across ``forget_all`` but that
+constant table): 19 runs alternated with main a108ecb's gave cold median 0.0399
+(0.0331..0.0488) against 0.0306 (0.0281..0.0332), run by run 1.10x..1.59x (median 1.29x); warm
+unchanged, 0.0477 against 0.0472. Callgrind, cold: 837k -> 654k instructions per scored record
+(1.28x); warm 521k -> 521k. The cold target (0.0435) is not reached (1 of the 19 runs): what
+stays cold is spread thin (Liaoyang's loser memo misses, first parses, first readings).
 Each of 9 rounds times both libraries back to back (best of 2 each); the median round's ratio is
 printed, with the range, so a burst of load on a busy machine shows up as spread, not as a trend.
 """

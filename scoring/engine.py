@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from scoring.errors import TileError
+from scoring.frozen import fast_init
 from scoring.memo import memo_property, memoised
 from scoring.tiles import NUM_KINDS, TILE_NAMES, Tile, format_tiles
 
@@ -217,6 +218,7 @@ def is_complete(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset(),
 # ---------------------------------------------------------------- decompositions
 
 
+@fast_init
 @dataclass(frozen=True, order=True)
 class Group:
     """A set or pair inside the concealed part, with the tiles that wildcards stood for."""
@@ -235,6 +237,7 @@ class Group:
         return f"{text}(*{format_tiles(self.wild)})" if self.wild else text
 
 
+@fast_init
 @dataclass(frozen=True)
 class Decomposition:
     shape: str  # "standard" or "seven_pairs"
@@ -263,104 +266,181 @@ class Decomposition:
         return " ".join(str(g) for g in self.groups)
 
 
-_ALL_SETS: tuple[tuple[str, tuple[Tile, ...]], ...] = (
-    *(("chow", (s + r, s + r + 1, s + r + 2)) for s in (0, 9, 18) for r in range(7)),
-    *(("pung", (t, t, t)) for t in range(NUM_KINDS)),
-)
+def _group_key(g: Group) -> tuple[str, tuple[Tile, ...], tuple[Tile, ...]]:
+    return (g.kind, g.tiles, g.wild)
 
 
-def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[Group],
-              anchor: int = -1, min_kind: int = 0) -> Iterator[list[Group]]:
-    """Groups containing the lowest natural tile ``i`` first; several groups on the same ``i``
-    come in a fixed kind order (pung, pair, chows by start), so each reading is made once."""
-    i = next((k for k in range(NUM_KINDS) if counts[k]), -1)
-    if i < 0:
-        yield from _joker_only(jokers, need_pair, acc)
-        return
-    if i != anchor:
+def _all_groups() -> list[Group]:
+    """Every group a reading can hold: each pung, pair and chow with each choice of its tiles
+    supplied by wildcards."""
+    out = []
+    for t in range(NUM_KINDS):
+        out += [Group("pung", (t, t, t), (t,) * w) for w in range(4)]
+        out += [Group("pair", (t, t), (t,) * w) for w in range(3)]
+    for start in (s + r for s in (0, 9, 18) for r in range(7)):
+        run = (start, start + 1, start + 2)
+        out += [Group("chow", run, tuple(t for b, t in enumerate(run) if mask >> b & 1))
+                for mask in range(8)]
+    return out
+
+
+#: every group, in :func:`_group_key` order (chows, pairs, pungs), built at import with its text:
+#: the search below walks indices into it, so a reading's sorted indices are its sorted groups
+_GROUPS: tuple[Group, ...] = tuple(sorted(_all_groups(), key=_group_key))
+for _group in _GROUPS:
+    _group.__dict__["_text"] = _group._text  # (the memo_property, read once here)
+_AT = {_group_key(g): j for j, g in enumerate(_GROUPS)}
+#: ``_PUNG[t][w]``: the pung of ``t`` with ``w`` of its tiles from wildcards; ``_PAIR`` alike
+_PUNG = tuple(tuple(_AT["pung", (t, t, t), (t,) * w] for w in range(4)) for t in range(NUM_KINDS))
+_PAIR = tuple(tuple(_AT["pair", (t, t), (t,) * w] for w in range(3)) for t in range(NUM_KINDS))
+#: ``_CHOW[start][mask]``: the chow from ``start``, bit ``b`` of ``mask`` set where its
+#: ``start + b`` comes from a wildcard (no chow starts at a 8, 9 or an honor: empty)
+_CHOW = tuple(tuple(_AT["chow", (s, s + 1, s + 2), tuple(s + b for b in range(3) if m >> b & 1)]
+                    for m in range(8)) if s < 27 and s % 9 <= 6 else () for s in range(NUM_KINDS))
+_IS_PAIR = tuple(g.kind == "pair" for g in _GROUPS)
+#: the sets wildcards alone can make, in the order they are tried (chows, then pungs)
+_WILD_SETS = (*(_CHOW[s + r][7] for s in (0, 9, 18) for r in range(7)),
+              *(_PUNG[t][3] for t in range(NUM_KINDS)))
+
+
+def _natural(counts: list[int], i: int, need_pair: bool, acc: list[int],
+             out: list[tuple[int, ...]], min_kind: int = 0) -> None:
+    """:func:`_standard` without wildcards, in the same order: the groups on the lowest tile
+    ``i`` (pung, pair, the chow starting there), each finished reading appended to ``out``.
+    ``min_kind`` holds while ``i`` is still the lowest tile."""
+    while i < NUM_KINDS and not counts[i]:
+        i += 1
         min_kind = 0
+    if i == NUM_KINDS:
+        if not need_pair:
+            out.append(tuple(acc))
+        return
+    c = counts[i]
+    if min_kind <= 0 and c >= 3:
+        counts[i] = c - 3
+        acc.append(_PUNG[i][0])
+        _natural(counts, i, need_pair, acc, out, 0)
+        acc.pop()
+        counts[i] = c
+    if need_pair and min_kind <= 1 and c >= 2:
+        counts[i] = c - 2
+        acc.append(_PAIR[i][0])
+        _natural(counts, i, False, acc, out, 1)
+        acc.pop()
+        counts[i] = c
+    chows = _CHOW[i]
+    if chows and counts[i + 1] and counts[i + 2]:
+        counts[i] = c - 1
+        counts[i + 1] -= 1
+        counts[i + 2] -= 1
+        acc.append(chows[0])
+        _natural(counts, i, need_pair, acc, out, 4)
+        acc.pop()
+        counts[i] = c
+        counts[i + 1] += 1
+        counts[i + 2] += 1
+
+
+def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[int],
+              out: list[tuple[int, ...]], i: int = 0, min_kind: int = 0) -> None:
+    """Groups containing the lowest natural tile ``i`` first; several groups on the same ``i``
+    come in a fixed kind order (pung, pair, chows by start), so each reading is made once.
+    ``min_kind`` holds while ``i`` is still the lowest tile (no tile below it is left)."""
+    while i < NUM_KINDS and not counts[i]:
+        i += 1
+        min_kind = 0
+    if i == NUM_KINDS:
+        _joker_only(jokers, need_pair, acc, out)
+        return
     c = counts[i]
     # kind 0: pung of i
-    take = min(c, 3)
+    take = c if c < 3 else 3
     if min_kind <= 0 and 3 - take <= jokers:
         counts[i] -= take
-        acc.append(Group("pung", (i, i, i), (i,) * (3 - take)))
-        yield from _standard(counts, jokers - (3 - take), need_pair, acc, i, 0)
+        acc.append(_PUNG[i][3 - take])
+        _standard(counts, jokers - (3 - take), need_pair, acc, out, i, 0)
         acc.pop()
         counts[i] += take
     # kind 1: pair of i
     if need_pair and min_kind <= 1:
-        take = min(c, 2)
+        take = c if c < 2 else 2
         if 2 - take <= jokers:
             counts[i] -= take
-            acc.append(Group("pair", (i, i), (i,) * (2 - take)))
-            yield from _standard(counts, jokers - (2 - take), False, acc, i, 1)
+            acc.append(_PAIR[i][2 - take])
+            _standard(counts, jokers - (2 - take), False, acc, out, i, 1)
             acc.pop()
             counts[i] += take
     # kinds 2-4: chows containing i; ranks below i are empty, so wildcards fill them
     if i < 27:
         base = i - i % 9
-        for kind, start in enumerate((i - 2, i - 1, i), start=2):
+        for kind, start in ((2, i - 2), (3, i - 1), (4, i)):
             if kind < min_kind or start < base or start > base + 6:
                 continue
-            run = (start, start + 1, start + 2)
-            wild = tuple(t for t in run if t < i or not counts[t])
-            if len(wild) > jokers:
+            mask = 0
+            wild = 0
+            for b in range(3):
+                t = start + b
+                if t < i or not counts[t]:
+                    mask |= 1 << b
+                    wild += 1
+            if wild > jokers:
                 continue
-            taken = [t for t in run if t not in wild]
-            for t in taken:
-                counts[t] -= 1
-            acc.append(Group("chow", run, wild))
-            yield from _standard(counts, jokers - len(wild), need_pair, acc, i, kind)
+            for b in range(3):
+                if not mask >> b & 1:
+                    counts[start + b] -= 1
+            acc.append(_CHOW[start][mask])
+            _standard(counts, jokers - wild, need_pair, acc, out, i, kind)
             acc.pop()
-            for t in taken:
-                counts[t] += 1
+            for b in range(3):
+                if not mask >> b & 1:
+                    counts[start + b] += 1
 
 
-def _joker_only(jokers: int, need_pair: bool, acc: list[Group]) -> Iterator[list[Group]]:
+def _joker_only(jokers: int, need_pair: bool, acc: list[int], out: list[tuple[int, ...]]) -> None:
     """Groups made only of wildcards: every concrete set and pair they could stand for."""
     if need_pair:
         if jokers < 2:
             return
         for t in range(NUM_KINDS):
-            acc.append(Group("pair", (t, t), (t, t)))
-            yield from _joker_only(jokers - 2, False, acc)
+            acc.append(_PAIR[t][2])
+            _joker_only(jokers - 2, False, acc, out)
             acc.pop()
         return
     if jokers == 0:
-        yield list(acc)
+        out.append(tuple(acc))
         return
     if jokers % 3:
         return
-    for kind, tiles in _ALL_SETS:
-        acc.append(Group(kind, tiles, tiles))
-        yield from _joker_only(jokers - 3, False, acc)
+    for j in _WILD_SETS:
+        acc.append(j)
+        _joker_only(jokers - 3, False, acc, out)
         acc.pop()
 
 
-def _seven_pairs(counts: list[int], jokers: int, four_as_two_pairs: bool) -> Iterator[list[Group]]:
-    groups: list[Group] = []
+def _seven_pairs(counts: list[int], jokers: int,
+                 four_as_two_pairs: bool) -> Iterator[list[int]]:
+    pairs: list[int] = []
     for t, c in enumerate(counts):
         if c == 0:
             continue
         if c > 2 and not four_as_two_pairs:
             return
         full, single = divmod(c, 2)
-        groups.extend(Group("pair", (t, t)) for _ in range(full))
+        pairs.extend([_PAIR[t][0]] * full)
         if single:
             if jokers == 0:
                 return
             jokers -= 1
-            groups.append(Group("pair", (t, t), (t,)))
+            pairs.append(_PAIR[t][1])
     if jokers % 2:
         return
-    held = {g.tiles[0] for g in groups}
+    held = {_GROUPS[j].tiles[0] for j in pairs}
     kinds = [t for t in range(NUM_KINDS) if four_as_two_pairs or t not in held]
     chooser = combinations_with_replacement if four_as_two_pairs else _distinct_combinations
     for extra in chooser(kinds, jokers // 2):
         if not four_as_two_pairs and len(set(extra)) != len(extra):
             continue
-        yield groups + [Group("pair", (t, t), (t, t)) for t in extra]
+        yield pairs + [_PAIR[t][2] for t in extra]
 
 
 def _distinct_combinations(kinds: list[int], n: int) -> Iterator[tuple[int, ...]]:
@@ -369,8 +449,16 @@ def _distinct_combinations(kinds: list[int], n: int) -> Iterator[tuple[int, ...]
     return combinations(kinds, n)
 
 
-def _group_key(g: Group) -> tuple[str, tuple[Tile, ...], tuple[Tile, ...]]:
-    return (g.kind, g.tiles, g.wild)
+def _standard_reading(ranked: list[int]) -> Decomposition:
+    """The standard reading of these sorted group indices (one pair among them): the sets,
+    then the pair, with the pair and the sets written at once (no working needed)."""
+    sets = tuple([_GROUPS[j] for j in ranked if not _IS_PAIR[j]])
+    pair = next(_GROUPS[j] for j in ranked if _IS_PAIR[j])
+    reading = Decomposition("standard", (*sets, pair))
+    d = reading.__dict__
+    d["pair"] = pair
+    d["sets"] = sets
+    return reading
 
 
 def decompositions(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset(), *,
@@ -421,25 +509,31 @@ def _readings_of(counts: bytes, jokers: int, standard: bool, seven_pairs: bool,
     hand (one ruleset's validation and scoring, or several patterns, ask for it again)."""
     tiles = sum(counts) + jokers
     work = list(counts)
-    seen: set[tuple[object, ...]] = set()
     out: list[Decomposition] = []
     if standard and (jokers or is_winning_counts(counts, seven_pairs=False)):
-        for groups in _standard(work, jokers, True, []):
-            # plain tuples compare far faster than the dataclasses themselves
-            ranked = sorted(groups, key=_group_key)
-            key = ("standard", *map(_group_key, ranked))
+        found: list[tuple[int, ...]] = []
+        if jokers:
+            _standard(work, jokers, True, [], found)
+        else:
+            _natural(work, 0, True, [], found)
+        seen: set[tuple[int, ...]] = set()
+        for indices in found:
+            ranked = sorted(indices)  # (indices sort as their groups do)
+            key = tuple(ranked)
             if key not in seen:
                 seen.add(key)
-                ordered = tuple(g for g in ranked if g.kind != "pair") + tuple(
-                    g for g in ranked if g.kind == "pair")
-                out.append(Decomposition("standard", ordered))
+                reading = _standard_reading(ranked)
+                if not jokers:
+                    reading.__dict__["substitutions"] = ()
+                out.append(reading)
     if seven_pairs and tiles == 14:
-        for groups in _seven_pairs(work, jokers, four_as_two_pairs):
-            ranked = sorted(groups, key=_group_key)
-            key = ("seven_pairs", *map(_group_key, ranked))
+        seen = set()
+        for pairs in _seven_pairs(work, jokers, four_as_two_pairs):
+            ranked = sorted(pairs)
+            key = tuple(ranked)
             if key not in seen:
                 seen.add(key)
-                out.append(Decomposition("seven_pairs", tuple(ranked)))
+                out.append(Decomposition("seven_pairs", tuple([_GROUPS[j] for j in ranked])))
     return tuple(out)
 
 

@@ -129,7 +129,53 @@ def parsed_tiles(text: str) -> tuple[Tile, ...]:
     return _parse_memo(text) if len(text) <= _MEMO_LENGTH else _parse(text)
 
 
+#: the plain notation read by :func:`_plain`: a rank digit, a suit letter's first tile, a wind
+#: or dragon letter
+_RANK_DIGIT = {str(r): r - 1 for r in range(1, 10)}
+_SUIT_BASE = {"m": 0, "p": 9, "s": 18}
+_HONOR_LETTER = {name: t for t, name in enumerate(TILE_NAMES) if EAST <= t < NUM_KINDS}
+
+
+def _plain(text: str) -> tuple[Tile, ...] | None:
+    """The tiles of text in the notation records are written in (``123m456p55sEEE``), read from
+    the end so each digit finds its suit letter already seen; ``None`` for anything else
+    (spaces, ``z``, flowers, Chinese, or an error), which :func:`_parse_any` reads or refuses."""
+    out: list[Tile] = []
+    base = -1  # the suit of the digits before it, from the last letter read; -1 none
+    bare = False  # that letter has no digit yet
+    rank = _RANK_DIGIT.get
+    for ch in reversed(text):
+        r = rank(ch)
+        if r is not None:
+            if base < 0:
+                return None
+            out.append(base + r)
+            bare = False
+            continue
+        if bare:
+            return None
+        b = _SUIT_BASE.get(ch)
+        if b is not None:
+            base = b
+            bare = True
+            continue
+        t = _HONOR_LETTER.get(ch)
+        if t is None:
+            return None
+        out.append(t)
+        base = -1
+    if bare:
+        return None
+    out.reverse()
+    return tuple(out)
+
+
 def _parse(text: str) -> tuple[Tile, ...]:
+    plain = _plain(text)
+    return plain if plain is not None else _parse_any(text)
+
+
+def _parse_any(text: str) -> tuple[Tile, ...]:
     out: list[Tile] = []
     pending: list[tuple[int, int]] = []  # (rank, position) waiting for a suit letter
     i, n = 0, len(text)

@@ -81,3 +81,32 @@ def test_format_is_compact() -> None:
 ])
 def test_next_in_cycle(indicator: str, hun: str) -> None:
     assert TILE_NAMES[next_in_cycle(tile_from_name(indicator))] == hun
+
+
+def test_plain_notation_reads_as_the_full_reader_does() -> None:
+    """The one-pass reader of ``123m456p55sEEE`` answers as the full reader, errors included
+    (anything it cannot read, it leaves to the full reader)."""
+    import random
+
+    from scoring.tiles import _parse, _parse_any, _plain
+
+    rng = random.Random(7)
+    plain = 0
+    for i in range(3000):
+        parts = [rng.choice("ESWNCFP") * rng.randint(1, 3) if rng.random() < 0.3 else
+                 "".join(rng.choice("123456789") for _ in range(rng.randint(i % 3 == 0, 4)))
+                 + rng.choice("mpsz") for _ in range(rng.randint(0, 6))]
+        text = "".join(parts)
+        if i % 4 == 0 and text:
+            j = rng.randrange(len(text))
+            text = text[:j] + rng.choice("123456789mpsESWNCFPz f一") + text[j:]
+
+        def read(reader, text=text):  # type: ignore[no-untyped-def]
+            try:
+                return reader(text)
+            except TileError as exc:
+                return str(exc)
+
+        assert read(_parse) == read(_parse_any), text
+        plain += _plain(text) is not None
+    assert plain > 1000  # the one-pass reader did read most of them

@@ -137,4 +137,4 @@ class LoserSeat:
 
     @property
     def is_closed(self) -> bool:
-        return not any(m.is_claimed for m in self.melds)
+        return not any([m.type != "concealed_kong" for m in self.melds]) if self.melds else True

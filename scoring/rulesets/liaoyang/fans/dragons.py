@@ -25,5 +25,6 @@ class DaGeDaLoser(LoserFan):
     note_zh = "每副摊下的中发白碰或明杠（箭牌暗杠只算杠）"
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
-        return sum(1 for m in loser.melds
-                   if m.type in ("pung", "exposed_kong", "added_kong") and is_dragon(m.kind))
+        melds = loser.melds
+        return len([m for m in melds if m.type in ("pung", "exposed_kong", "added_kong")
+                    and is_dragon(m.kind)]) if melds else 0

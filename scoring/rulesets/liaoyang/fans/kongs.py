@@ -8,12 +8,14 @@ from scoring.rulesets.liaoyang.fans.base import LoserFan, WinnerFan
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
 
 
+# (lists, not generators: a hand shows few melds, most none, and a generator costs more to
+# start than such a count)
 def _concealed(melds: tuple[Meld, ...]) -> int:
-    return sum(1 for m in melds if m.type == "concealed_kong")
+    return len([m for m in melds if m.type == "concealed_kong"]) if melds else 0
 
 
 def _exposed(melds: tuple[Meld, ...]) -> int:
-    return sum(1 for m in melds if m.type in ("exposed_kong", "added_kong"))
+    return len([m for m in melds if m.type in ("exposed_kong", "added_kong")]) if melds else 0
 
 
 class AnGang(WinnerFan):

@@ -71,4 +71,5 @@ class JiQiangLoser(LoserFan):
     note_zh = "此输家摊下的副露中每张鸡枪牌"
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
-        return sum(1 for m in loser.melds for t in m.tiles if t in loser.jiqiang)
+        melds = loser.melds
+        return len([t for m in melds for t in m.tiles if t in loser.jiqiang]) if melds else 0
