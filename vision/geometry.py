@@ -513,6 +513,27 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     readings = [SeatReading(seat=k) for k in range(4)]
     rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]
     outers = [_outer_row(rows_of[k], d, layout.outer_gap, a, face_up) for k in range(4)]
+    # a "flower" lying in a hand's row, in line with it, is a suit tile read as a flower
+    # (flowers lie in front of the hand): read it as its likeliest runner-up that is no flower
+    suit_reads: dict[int, Tile] = {}
+    for k in range(4):
+        o = outers[k]
+        if face_up[o].sum() < 3:
+            continue
+        row_d, lo_a, hi_a = float(np.median(d[o])), float(a[o].min()), float(a[o].max())
+        for r in np.flatnonzero((role == "flower") & (seat == k)).tolist():
+            if abs(d[r] - row_d) < 0.45 and lo_a - 1.5 < a[r] < hi_a + 1.5:
+                kind = _suit_runner_up(dets, r)
+                if kind is not None:
+                    role[r] = ""
+                    suit_reads[r] = kind
+        if suit_reads:
+            rows_of[k] = np.flatnonzero((role == "") & (seat == k))
+            outers[k] = _outer_row(rows_of[k], d, layout.outer_gap, a, face_up)
+    if suit_reads:
+        kinds = dets.class_id.copy()
+        kinds[list(suit_reads)] = list(suit_reads.values())
+        dets = dets.with_(class_id=kinds)
     full = {k: float(np.median(d[o])) for k, o in enumerate(outers) if len(o) >= 3}
     for k in range(4):
         # a box or two alone beyond where the other seats' hands lie (a stray box, the rim of
@@ -609,7 +630,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     seat_out = np.where(np.isin(role, ["dice", "wall", "indicator", "outside", "half"]), -1,
                         seat).astype(np.int8)
     # a meld read from its tiles' runner-up classes (a 5p among 4p 6p): write the kinds back
-    corrected: dict[int, Tile] = dict(flower_reads)
+    corrected: dict[int, Tile] = {**suit_reads, **flower_reads}
     class_id = dets.class_id.copy()
     for row, t in flower_reads.items():
         class_id[row] = t
@@ -777,6 +798,15 @@ def _claimed_from(seat: int, idx: int, size: int) -> int:
     """The seat a pung or kong was claimed from, told by where its sideways tile lies: left
     from the 上家, right from the 下家, in between from the seat across."""
     return (seat + 3) % 4 if idx == 0 else (seat + 1) % 4 if idx == size - 1 else (seat + 2) % 4
+
+
+def _suit_runner_up(dets: TileDetections, row: int) -> Tile | None:
+    """The likeliest kind that is no flower among a tile's runner-up classes, when it is likely
+    enough (:data:`FLOWER_RUNNER_UP`)."""
+    for t, p in zip(dets.topk_ids[row], dets.topk_probs[row], strict=True):
+        if 0 <= t < NUM_KINDS:
+            return int(t) if p >= FLOWER_RUNNER_UP else None
+    return None
 
 
 def _flower_runner_up(dets: TileDetections, row: int) -> Tile | None:

@@ -314,8 +314,8 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
                     layout: TableLayout | None = None) -> ImageReading:
     """Detections of one picture to a hand record (see :func:`read_image`)."""
     table = read_table(dets, calib, layout)
-    notes = [f"meld tile {TILE_NAMES[int(dets.class_id[r])]} read as {TILE_NAMES[t]} to make "
-             f"a set" for r, t in table.corrected.items()]
+    notes = [f"{TILE_NAMES[int(dets.class_id[r])]} read as {TILE_NAMES[t]} by where it lies "
+             "(a meld's set, a flower's row)" for r, t in table.corrected.items()]
     if winner is None:
         table, fixed, winner = _read_winner(table, ruleset, options, notes)
     else:

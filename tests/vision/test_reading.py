@@ -235,6 +235,18 @@ def test_a_tile_at_a_hand_tiles_place_along_the_row_is_not_in_the_row() -> None:
     assert format_tiles(s0.hand) == "1234567m123p55s" and format_tiles(s0.flowers) == "f2f4"
 
 
+def test_a_hand_tile_read_as_a_flower_stays_in_the_hand() -> None:
+    """A tile in line with a hand's row read as f4 (its own kind the runner-up): flowers lie in
+    front of the hand, never in its row, so it is the runner-up, in the hand."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p55s"), SeatSpec(hand="1234567m1234p5s"),
+                         SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s")])
+    dets, truth = detections(scene, top_down(), {5: parse_tiles("f4")[0]})
+    assert truth[5] == parse_tiles("6m")[0]
+    table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
+    assert format_tiles(table.seats[0].hand) == "1234567m123p55s"
+    assert table.seats[0].flowers == [] and table.corrected == {5: truth[5]}
+
+
 def test_a_closed_hand_of_sets_is_not_cut_into_melds() -> None:
     """Tiles of a standing hand lie touching: no gap there starts a meld, though the whole
     row cuts into sets."""
