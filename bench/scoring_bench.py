@@ -49,6 +49,16 @@ constant table): 19 runs alternated with main a108ecb's gave cold median 0.0399
 unchanged, 0.0477 against 0.0472. Callgrind, cold: 837k -> 654k instructions per scored record
 (1.28x); warm 521k -> 521k. The cold target (0.0435) is not reached (1 of the 19 runs): what
 stays cold is spread thin (Liaoyang's loser memo misses, first parses, first readings).
+Branch speed20d (a seat with no tiles, melds or flowers returned at once in parsing; a
+Liaoyang loser's first evaluation reads the loser, not one rebuilt from its memo key, through a
+``memo_table`` that ``forget_all`` empties; a reading's text and pair without generators; no
+cache kept across ``forget_all``): callgrind, cold 653.7k -> 644.7k instructions per scored
+record (-1.4%), warm 521.5k -> 520.4k. Three runs alternated with main da5f1bf's (same scoring
+code as the base), a callgrind job beside them: cold 0.0390, 0.0389, 0.0384 against 0.0379,
+0.0379, 0.0374; warm 0.0457..0.0464 against 0.0444..0.0478. The cold target (0.0435) is still
+not reached: no single cold cost left is large (in cProfile the Liaoyang loser memo missed on
+112 of 120 losers per cold pass for about 4% of it; the first readings, about 12%, were already
+walked in plain recursion; parsing, shared with the warm path, about a third).
 Each of 9 rounds times both libraries back to back (best of 2 each); the median round's ratio is
 printed, with the range, so a burst of load on a busy machine shows up as spread, not as a trend.
 """

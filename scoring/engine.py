@@ -263,7 +263,7 @@ class Decomposition:
 
     @memo_property
     def _text(self) -> str:
-        return " ".join(str(g) for g in self.groups)
+        return " ".join([g._text for g in self.groups])  # (each group's text: str() of it)
 
 
 def _group_key(g: Group) -> tuple[str, tuple[Tile, ...], tuple[Tile, ...]]:
@@ -453,7 +453,8 @@ def _standard_reading(ranked: list[int]) -> Decomposition:
     """The standard reading of these sorted group indices (one pair among them): the sets,
     then the pair, with the pair and the sets written at once (no working needed)."""
     sets = tuple([_GROUPS[j] for j in ranked if not _IS_PAIR[j]])
-    pair = next(_GROUPS[j] for j in ranked if _IS_PAIR[j])
+    pairs = [_GROUPS[j] for j in ranked if _IS_PAIR[j]]  # (a list: no generator to start)
+    pair = pairs[0]
     reading = Decomposition("standard", (*sets, pair))
     d = reading.__dict__
     d["pair"] = pair

@@ -57,7 +57,22 @@ def memoised(maxsize: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
     return wrap
 
 
+_TABLES: list[dict[Any, Any]] = []
+
+
+def memo_table() -> dict[Any, Any]:
+    """A plain dict for a memo whose miss is worked out from the caller's object, not from the
+    key alone (an ``lru_cache`` would have to rebuild that object from its key); the caller
+    looks up, stores and empties it when full. :func:`forget_all` empties it too."""
+    table: dict[Any, Any] = {}
+    _TABLES.append(table)
+    return table
+
+
 def forget_all() -> None:
-    """Empty every :func:`memoised` cache (the bench's cold rate; tests never need it)."""
+    """Empty every :func:`memoised` cache and :func:`memo_table` (the bench's cold rate; tests
+    never need it)."""
     for cached in _MEMOS:
         cached.cache_clear()
+    for table in _TABLES:
+        table.clear()

@@ -404,6 +404,13 @@ def _parse_seat(raw: Any, k: int) -> Seat:
         _no_unknown(raw, _SEAT_KEYS, where)
     get: Any = raw.get
     concealed_text = get("concealed", "")
+    if plain and type(concealed_text) is str and not concealed_text:
+        melds_form = get("melds", _NO_WINS)
+        flowers_form = get("flowers", _NO_WINS)
+        if (type(melds_form) is list and not melds_form and type(flowers_form) is list
+                and not flowers_form):  # a loser's empty seat, most seats of a Liaoyang record
+            return Seat((), (), (), False, None, 0, concealed_text,
+                        [] if flowers_form is _NO_WINS else flowers_form, _plain_keys(raw))
     try:  # (the parser directly for a string: the helper only to name the field)
         concealed = (parsed_short(concealed_text) if type(concealed_text) is str
                      and len(concealed_text) <= MEMO_LENGTH
@@ -452,7 +459,7 @@ def _parse_seat(raw: Any, k: int) -> Seat:
         raise RecordError(f"{TILE_NAMES[t]} is not a flower", f"{where}.flowers")
     if plain:  # (all three keys: the keys are those of the usual seat, a frozenset already)
         return Seat(concealed, melds, flowers, False, None, 0, concealed_text, flowers_form,
-                    _PLAIN_SEAT_KEYS if len(raw) == 3 else frozenset(raw))
+                    _plain_keys(raw))
     declared = get("declared")
     if declared is not None and declared not in DECLARATIONS:
         raise RecordError(f"must be one of {', '.join(DECLARATIONS)}, got {declared!r}",
@@ -465,6 +472,19 @@ def _parse_seat(raw: Any, k: int) -> Seat:
         hun_discarded = _count(hun_discarded, where, "hun_discarded")
     return Seat(concealed, melds, flowers, ready, declared, hun_discarded, concealed_text,
                 flowers_form, frozenset(raw))
+
+
+_NO_FLOWERS_KEYS = frozenset({"concealed", "melds"})
+
+
+def _plain_keys(raw: Mapping[str, Any]) -> frozenset[str]:
+    """A plain seat's keys: one of the two usual sets, else built (the rare seat missing a
+    "concealed" or "melds")."""
+    if len(raw) == 3:
+        return _PLAIN_SEAT_KEYS
+    if len(raw) == 2 and "flowers" not in raw:
+        return _NO_FLOWERS_KEYS
+    return frozenset(raw)
 
 
 _MELD_SIZE = {"chow": 3, "pung": 3, "exposed_kong": 4, "added_kong": 4, "concealed_kong": 4}

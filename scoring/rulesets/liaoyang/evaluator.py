@@ -15,8 +15,7 @@ from operator import mul
 from scoring.engine import decompositions
 from scoring.errors import InvalidHand
 from scoring.frozen import fast_init
-from scoring.memo import memoised
-from scoring.record import Meld
+from scoring.memo import memo_table
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
 from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
@@ -107,20 +106,27 @@ def evaluate_loser(loser: LoserSeat, options: LiaoyangOptions) -> tuple[tuple[It
 def evaluate_loser_listed(loser: LoserSeat, options: LiaoyangOptions
                           ) -> tuple[tuple[Item, ...], int, tuple[str, ...]]:
     """:func:`evaluate_loser`, and each item as the settlement's details list it ("明杠 1"),
-    written with the items."""
+    written with the items. A first evaluation reads this loser itself (the key holds all its
+    fields, so any loser with that key scores alike)."""
     melds = tuple([(m.type, m.tiles, m.from_seat, m.text)
                    for m in loser.melds]) if loser.melds else ()
-    return _remembered_loser(loser.seat, melds, loser.is_dealer, loser.dealt_in,
-                             loser.after_kong, loser.all_losers_closed, loser.jiqiang, options)
+    key = (loser.seat, melds, loser.is_dealer, loser.dealt_in, loser.after_kong,
+           loser.all_losers_closed, loser.jiqiang, options)
+    found = _LOSERS.get(key)
+    if found is None:
+        found = _evaluate_loser(loser, options)
+        if len(_LOSERS) >= _LOSERS_MAX:
+            _LOSERS.clear()
+        _LOSERS[key] = found
+    return found
 
 
-@memoised(maxsize=1024)
-def _remembered_loser(seat: int, melds: tuple[tuple[str, tuple[int, ...], int | None, str], ...],
-                      is_dealer: bool, dealt_in: bool, after_kong: bool, all_closed: bool,
-                      jiqiang: frozenset[int], options: LiaoyangOptions,
-                      ) -> tuple[tuple[Item, ...], int, tuple[str, ...]]:
-    loser = LoserSeat(seat, tuple([Meld(*m) for m in melds]), is_dealer, dealt_in, after_kong,
-                      all_closed, jiqiang)
+_LOSERS = memo_table()
+_LOSERS_MAX = 1024
+
+
+def _evaluate_loser(loser: LoserSeat, options: LiaoyangOptions
+                    ) -> tuple[tuple[Item, ...], int, tuple[str, ...]]:
     items: list[Item] = []
     total = 0
     for f in LOSER_FANS:
