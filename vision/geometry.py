@@ -521,13 +521,15 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         if face_up[o].sum() < 3:
             continue
         row_d, lo_a, hi_a = float(np.median(d[o])), float(a[o].min()), float(a[o].max())
+        read = False
         for r in np.flatnonzero((role == "flower") & (seat == k)).tolist():
             if abs(d[r] - row_d) < 0.45 and lo_a - 1.5 < a[r] < hi_a + 1.5:
-                kind = _suit_runner_up(dets, r)
+                kind = _runner_up(dets, r, flower=False)
                 if kind is not None:
                     role[r] = ""
                     suit_reads[r] = kind
-        if suit_reads:
+                    read = True
+        if read:
             rows_of[k] = np.flatnonzero((role == "") & (seat == k))
             outers[k] = _outer_row(rows_of[k], d, layout.outer_gap, a, face_up)
     if suit_reads:
@@ -608,7 +610,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
                      & (np.abs(a[loose][:, None] - a[mine][None, :]) < 1.6)).any(axis=1)
         if near.any():
             for r in loose[near].tolist():
-                kind = _flower_runner_up(dets, r)
+                kind = _runner_up(dets, r, flower=True)
                 if kind is not None:
                     role[r] = "flower"
                     flower_reads[r] = kind
@@ -800,21 +802,12 @@ def _claimed_from(seat: int, idx: int, size: int) -> int:
     return (seat + 3) % 4 if idx == 0 else (seat + 1) % 4 if idx == size - 1 else (seat + 2) % 4
 
 
-def _suit_runner_up(dets: TileDetections, row: int) -> Tile | None:
-    """The likeliest kind that is no flower among a tile's runner-up classes, when it is likely
-    enough (:data:`FLOWER_RUNNER_UP`)."""
+def _runner_up(dets: TileDetections, row: int, flower: bool) -> Tile | None:
+    """The likeliest flower (``flower``) or suit or honour tile among a tile's classes, when it
+    is likely enough (:data:`FLOWER_RUNNER_UP`): a tile of an unseen look is most often read as
+    the wrong sort with its own kind close behind."""
     for t, p in zip(dets.topk_ids[row], dets.topk_probs[row], strict=True):
-        if 0 <= t < NUM_KINDS:
-            return int(t) if p >= FLOWER_RUNNER_UP else None
-    return None
-
-
-def _flower_runner_up(dets: TileDetections, row: int) -> Tile | None:
-    """The likeliest flower among a tile's runner-up classes, when it is likely enough
-    (:data:`FLOWER_RUNNER_UP`): a flower of an unseen look is most often read as a suit tile
-    with its own kind close behind."""
-    for t, p in zip(dets.topk_ids[row], dets.topk_probs[row], strict=True):
-        if 0 <= t < NUM_TILES and is_flower(int(t)):
+        if 0 <= t < NUM_TILES and is_flower(int(t)) == flower:
             return int(t) if p >= FLOWER_RUNNER_UP else None
     return None
 
