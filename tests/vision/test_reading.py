@@ -132,18 +132,31 @@ def test_touching_tiles_are_not_taken_for_halves() -> None:
     assert not (table.detections.role == "half").any()
 
 
+OTHER_HANDS = [SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
+               SeatSpec(hand="9876543m9876p5s")]  # seats 1-3 at a showdown
+ONE_S, F4 = parse_tiles("1s")[0], parse_tiles("f4")[0]
+
+
+def _f4_read_as_1s(scene: Scene, body: int):
+    """The scene's detections with ``body`` (an f4) read as 1s, f4 its runner-up."""
+    dets, truth = detections(scene, top_down(), {body: ONE_S})
+    assert truth[body] == F4
+    dets.topk_ids[body] = [ONE_S, F4, -1]
+    dets.topk_probs[body] = [0.6, 0.3, 0.0]
+    return dets
+
+
 def test_a_flower_misread_as_a_suit_tile_does_not_make_the_hand_a_pond() -> None:
     """A flower read as 1s lies 1.3 widths in front of the hand, nearer than any pond tile
     lies to a hand: the row is still the hand, as long as a pond row never is and as far out
     as the other seats' hands (seen on real-face tables: the winner's whole hand read as
     discards)."""
-    scene = Scene(seats=[SeatSpec(hand="333456p22s", melds=[("pung", "999p", 1),
-                                                           ("chow", "123s", 0)], flowers="f4"),
-                         SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
-                         SeatSpec(hand="9876543m9876p5s")])
+    scene = Scene(seats=[SeatSpec(hand="333456p22s", flowers="f4",
+                                  melds=[("pung", "999p", 1), ("chow", "123s", 0)]),
+                         *OTHER_HANDS])
     body = 14  # seat 0's flower, after its 8 hand and 6 meld tiles
-    dets, truth = detections(scene, top_down(), {body: parse_tiles("1s")[0]})
-    assert truth[body] == parse_tiles("f4")[0]
+    dets, truth = detections(scene, top_down(), {body: ONE_S})
+    assert truth[body] == F4
     s0 = _seat0(scene, dets)
     assert format_tiles(s0.hand) == "333456p22s"
     assert [format_tiles(m.tiles) for m in s0.melds] == ["999p", "123s"]
@@ -156,19 +169,14 @@ def test_a_flower_read_as_a_suit_tile_among_the_flowers_is_a_flower(flowers: str
     other flowers or alone in the band in front of its hand: a flower (no discard lies
     there); the same tile in the pond stays a discard."""
     scene = Scene(seats=[SeatSpec(hand="1234567m123p55s", flowers=flowers, discards="9m"),
-                         SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
-                         SeatSpec(hand="9876543m9876p5s")])
-    one_s, f4 = parse_tiles("1s")[0], parse_tiles("f4")[0]
-    dets, truth = detections(scene, top_down(), {body: one_s})
-    assert truth[body] == f4
-    dets.topk_ids[body] = [one_s, f4, -1]
-    dets.topk_probs[body] = [0.6, 0.3, 0.0]
-    table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
+                         *OTHER_HANDS])
+    table = read_table(_f4_read_as_1s(scene, body),
+                       TableCalibration.from_corners(table_corners(top_down())))
     assert format_tiles(table.seats[0].flowers) == flowers
-    assert format_tiles(table.seats[0].discards) == "9m" and table.corrected == {body: f4}
+    assert format_tiles(table.seats[0].discards) == "9m" and table.corrected == {body: F4}
     pond = len(parse_tiles(flowers)) + 12  # the 9m discard, read as 1s with f4 behind it
-    dets, _ = detections(scene, top_down(), {pond: one_s})
-    dets.topk_ids[pond] = [one_s, f4, -1]
+    dets, _ = detections(scene, top_down(), {pond: ONE_S})
+    dets.topk_ids[pond] = [ONE_S, F4, -1]
     dets.topk_probs[pond] = [0.6, 0.3, 0.0]
     table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
     assert format_tiles(table.seats[0].discards) == "1s"
@@ -178,8 +186,7 @@ def test_melds_laid_tight_with_no_hand_before_them_are_melds() -> None:
     """A seat whose standing hand is not in its row, with two chows laid 1 mm apart: the
     gaps tell nothing, but each shows its claimed tile sideways, which no hand tile does."""
     scene = Scene(seats=[SeatSpec(melds=[("chow", "789s", 0), ("chow", "456s", 0)]),
-                         SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
-                         SeatSpec(hand="9876543m9876p5s")], meld_gap=1.0)
+                         *OTHER_HANDS], meld_gap=1.0)
     s0 = _seat0(scene)
     assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [
         ("chow", "789s"), ("chow", "456s")]
@@ -192,8 +199,7 @@ def test_a_stray_box_beyond_a_hand_does_not_hide_the_hand() -> None:
     from vision.detections import TileDetections
     from vision.labels import BACK_CLASS
 
-    scene = Scene(seats=[SeatSpec(hand="122m134789p48sSP"), SeatSpec(hand="1234567m1234p5s"),
-                         SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s")])
+    scene = Scene(seats=[SeatSpec(hand="122m134789p48sSP"), *OTHER_HANDS])
     dets, _ = detections(scene, top_down())
     stray = dets[[0]]
     stray.class_id[0] = BACK_CLASS
@@ -205,15 +211,8 @@ def test_a_stray_box_beyond_a_hand_does_not_hide_the_hand() -> None:
 def test_a_flower_read_as_a_suit_tile_is_no_hand_of_a_seat_without_one() -> None:
     """A seat whose hand is out of view: its flower row is its outermost, and the flower read
     as 1s (f4 its runner-up) beside its f2 is a flower, not a hand of one tile."""
-    scene = Scene(seats=[SeatSpec(flowers="f2f4", discards="9m"),
-                         SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
-                         SeatSpec(hand="9876543m9876p5s")])
-    one_s, f4 = parse_tiles("1s")[0], parse_tiles("f4")[0]
-    dets, truth = detections(scene, top_down(), {1: one_s})
-    assert truth[1] == f4
-    dets.topk_ids[1] = [one_s, f4, -1]
-    dets.topk_probs[1] = [0.6, 0.3, 0.0]
-    s0 = _seat0(scene, dets)
+    scene = Scene(seats=[SeatSpec(flowers="f2f4", discards="9m"), *OTHER_HANDS])
+    s0 = _seat0(scene, _f4_read_as_1s(scene, 1))
     assert s0.hand == [] and format_tiles(s0.flowers) == "f2f4"
 
 
@@ -221,14 +220,8 @@ def test_a_tile_at_a_hand_tiles_place_along_the_row_is_not_in_the_row() -> None:
     """The flower read as 1s lies a little nearer the hand than its row (0.86 widths in front,
     inside the hand row's band) at much the same place along it as a hand tile: two tiles
     cannot lie there side by side, so the one off the row's middle is the flower."""
-    scene = Scene(seats=[SeatSpec(hand="1234567m123p55s", flowers="f2f4"),
-                         SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
-                         SeatSpec(hand="9876543m9876p5s")])
-    one_s, f4 = parse_tiles("1s")[0], parse_tiles("f4")[0]
-    dets, truth = detections(scene, top_down(), {13: one_s})
-    assert truth[13] == f4
-    dets.topk_ids[13] = [one_s, f4, -1]
-    dets.topk_probs[13] = [0.6, 0.3, 0.0]
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p55s", flowers="f2f4"), *OTHER_HANDS])
+    dets = _f4_read_as_1s(scene, 13)
     dets.xyxy[13, [1, 3]] += 13.0  # 10.8 mm toward the hand, in front of the last hand tile
     dets.xyxy[13, [0, 2]] = dets.xyxy[11, [0, 2]]
     s0 = _seat0(scene, dets)
@@ -238,8 +231,7 @@ def test_a_tile_at_a_hand_tiles_place_along_the_row_is_not_in_the_row() -> None:
 def test_a_hand_tile_read_as_a_flower_stays_in_the_hand() -> None:
     """A tile in line with a hand's row read as f4 (its own kind the runner-up): flowers lie in
     front of the hand, never in its row, so it is the runner-up, in the hand."""
-    scene = Scene(seats=[SeatSpec(hand="1234567m123p55s"), SeatSpec(hand="1234567m1234p5s"),
-                         SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s")])
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p55s"), *OTHER_HANDS])
     dets, truth = detections(scene, top_down(), {5: parse_tiles("f4")[0]})
     assert truth[5] == parse_tiles("6m")[0]
     table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
