@@ -226,7 +226,8 @@ def tile_faces_faces(root: Path, fold: str) -> list[PhotoFace]:
 
 
 def _cache_file(fold: str) -> Path:
-    return art.cache_dir().parent / "photo-faces" / f"{fold}-{FACE_PX[0]}x{FACE_PX[1]}-v4.npz"
+    # v5: tile-faces read with datasets.faces.LABEL_FIXES
+    return art.cache_dir().parent / "photo-faces" / f"{fold}-{FACE_PX[0]}x{FACE_PX[1]}-v5.npz"
 
 
 def _build(root: Path, fold: str) -> list[PhotoFace]:
