@@ -120,6 +120,9 @@ def test_eval_tables_on_scenes_with_known_answers(tables, capsys) -> None:
     assert f"{2 * faces - 2}/{2 * faces}" in out and "1 given to the wrong seat" in out
     assert "top confusions (true -> read: count): 6m->7m: 1" in out
     assert "relabeled winner seat 2: recorded a win by seat 2, " in out
+    assert main(["eval", str(models), "--tables", str(folder), "--misses", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "  miss: " not in out and f"  ... {len(score.misses)} more misses" in out
 
 
 def test_labeled_photos_beside_their_manifests_are_scenes(tmp_path: Path, capsys) -> None:

@@ -47,6 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "(a --dynamic export; the reference keeps its own)")
     add_backend(p)
     p.add_argument("--brief", action="store_true", help="no per-class table")
+    p.add_argument("--misses", type=number(int, 0, 10**9), default=10,
+                   help="with --tables: how many missed seats to list (default 10; the rest "
+                        "are counted)")
     p.set_defaults(func=run)
 
 
@@ -84,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             detector = load_model(spec, args.threads, args.imgsz, args.conf,
                                   backend=args.backend)
             score, seconds = evaluate_tables(detector, scenes, args.ruleset)
-            print(format_tables(score, label, seconds))
+            print(format_tables(score, label, seconds, misses=args.misses))
         return 0
     data = load_dataset(args.data, args.limit)
     if not args.no_reference:
