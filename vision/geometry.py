@@ -332,13 +332,15 @@ class TableReading:
 
 
 def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
-              seats: np.ndarray, tile_w: np.ndarray, aspect: float) -> np.ndarray:
+              seats: np.ndarray, tile_w: np.ndarray, aspect: float
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(N,) bool: the box's shape matches a tile lying across its seat's direction better than
     one lying along it, both projected into the picture at the tile's place (so perspective
-    does not matter)."""
+    does not matter); with each box's log width/height and how much lying across would add
+    to it (for :func:`_row_sideways`)."""
     n = len(dets)
     if not n:
-        return np.zeros(0, bool)
+        return np.zeros(0, bool), np.zeros(0), np.zeros(0)
     bw = np.maximum(dets.xyxy[:, 2] - dets.xyxy[:, 0], 1e-6)
     bh = np.maximum(dets.xyxy[:, 3] - dets.xyxy[:, 1], 1e-6)
     seen = np.log(bw / bh)
@@ -353,7 +355,20 @@ def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
         img = calib.to_image(quads.reshape(-1, 2)).reshape(n, 4, 2)
         ext = np.ptp(img, axis=1).clip(1e-6)
         logs.append(np.log(ext[:, 0] / ext[:, 1]))
-    return np.abs(seen - logs[1]) < np.abs(seen - logs[0])
+    return np.abs(seen - logs[1]) < np.abs(seen - logs[0]), seen, logs[1] - logs[0]
+
+
+def _row_sideways(rows: np.ndarray, sideways: np.ndarray, seen: np.ndarray,
+                  across: np.ndarray) -> np.ndarray:
+    """A row's sideways tiles told by the row's own shape when the table's geometry calls most
+    of them sideways: a hand row holds at most one claimed tile a meld, so most of its tiles
+    lie along it, whatever a calibration off by a turn (a table turned under a tilted camera)
+    says. Then a tile is sideways when its box is wider than the row's usual one by more than
+    half of what lying across adds."""
+    if len(rows) < 4 or sideways[rows].sum() * 2 <= len(rows):
+        return sideways[rows]
+    usual = float(np.median(seen[rows]))
+    return (seen[rows] - usual) * np.sign(across[rows]) > np.abs(across[rows]) / 2
 
 
 def _outer_row(rows: np.ndarray, d: np.ndarray, gap: float, a: np.ndarray,
@@ -501,8 +516,8 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     d = np.einsum("ij,ij->i", rel, towards[seat]) / w_of if n else np.zeros(0)
     rights = np.array([seat_axes(k)[0] for k in range(4)])
     a = np.einsum("ij,ij->i", rel, rights[seat]) / np.maximum(w_of, 1e-9) if n else np.zeros(0)
-    sideways = _sideways(calib, dets, pos, seat, w_of, layout.tile_aspect) & face_up
-    along = np.where(sideways, layout.tile_aspect, 1.0)  # in tile widths
+    sideways, seen, across = _sideways(calib, dets, pos, seat, w_of, layout.tile_aspect)
+    sideways &= face_up
     role = np.full(n, "", dtype="<U9")
     role[away] = "outside"
     role[halved] = "half"
@@ -578,6 +593,10 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             is_hand = not (full and row_d < max(full.values()) - 2.0)
         if not is_hand:
             outers[k] = o[:0]
+    for k in range(4):
+        up = outers[k][face_up[outers[k]]]
+        sideways[up] = _row_sideways(up, sideways, seen, across)
+    along = np.where(sideways, layout.tile_aspect, 1.0)  # in tile widths
     flower_reads: dict[int, Tile] = {}  # row -> a flower read from a suit tile's runner-ups
     for k in range(4):
         rows = rows_of[k]
