@@ -33,6 +33,7 @@ HALF_OVERLAP = 0.3  # overlapping by this share of the smaller, box one tile twi
 #                     lie a width apart or more; touching tiles' boxes overlap by a sliver)
 HALF_ALIGN = 0.2  # share of a box's size by which two halves' edges across the split may differ
 HALF_LONG = 1.2  # two halves make a tile (27 x 37 mm) at least this much longer along the split
+STRAY_FACES = 2  # face-up boxes among a standing hand's backs taken for strays, at most
 
 # --------------------------------------------------------------- calibration
 
@@ -365,7 +366,7 @@ def _row_sideways(rows: np.ndarray, sideways: np.ndarray, seen: np.ndarray,
     lie along it, whatever a calibration off by a turn (a table turned under a tilted camera)
     says. Then a tile is sideways when its box is wider than the row's usual one by more than
     half of what lying across adds."""
-    if len(rows) < 4 or sideways[rows].sum() * 2 <= len(rows):
+    if len(rows) < 3 or sideways[rows].sum() * 2 <= len(rows):
         return sideways[rows]
     usual = float(np.median(seen[rows]))
     return (seen[rows] - usual) * np.sign(across[rows]) > np.abs(across[rows]) / 2
@@ -637,6 +638,12 @@ def read_table(dets: TileDetections, calib: TableCalibration,
                 readings[k].hand_rows = [r for r in readings[k].hand_rows
                                          if r not in flower_reads]
                 readings[k].hand = [int(dets.class_id[r]) for r in readings[k].hand_rows]
+        stray = readings[k].hand_rows
+        if readings[k].hidden and len(stray) <= STRAY_FACES:
+            # a standing hand shows backs only: a face or two among them that is no flower is
+            # a stray box (half of a sideways meld tile boxed twice, a back read as a face)
+            role[stray] = "outside"
+            readings[k].hand_rows, readings[k].hand = [], []
         fl = np.flatnonzero((role == "flower") & (seat == k))
         readings[k].flower_rows = [int(i) for i in fl[np.argsort(a[fl])]]
         readings[k].flowers = [flower_reads.get(int(i), int(dets.class_id[i]))

@@ -248,6 +248,35 @@ def test_a_closed_hand_of_sets_is_not_cut_into_melds() -> None:
     assert s0.melds == [] and format_tiles(s0.hand) == "123m234p567789s"
 
 
+def test_a_face_among_a_standing_hands_backs_is_a_stray() -> None:
+    """A standing hand shows backs only: a back read as a face (or half of a sideways meld
+    tile boxed twice) is no hand of one tile beside ten backs; the pung is read as before."""
+    scene = Scene(seats=[SeatSpec(hidden=10, melds=[("pung", "333p", 1)]), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    clean = _seat0(scene, dets)
+    assert clean.hidden == 10 and clean.hand == []
+    back = next(i for i in range(len(dets)) if dets.is_back[i]
+                and dets.center[i, 1] > dets.center[:, 1].mean())  # one of seat 0's (bottom)
+    dets.class_id[back] = parse_tiles("2s")[0]
+    s0 = _seat0(scene, dets)
+    assert s0.hand == [] and s0.hand_rows == [] and s0.hidden == 9
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [("pung", "333p")]
+
+
+def test_a_row_the_geometry_calls_mostly_sideways_is_told_by_its_own_shape() -> None:
+    """Three tiles of a row all taken for sideways (a calibration off by a turn) cannot be:
+    a row holds at most one claimed tile a meld, so the row's usual box shape is upright and
+    only the box wider than it by half of what lying across adds is sideways."""
+    from vision.geometry import _row_sideways
+
+    rows = np.arange(3)
+    seen = np.log(np.array([0.75, 0.74, 1.35]))  # width / height: two upright, one across
+    across = np.full(3, np.log(1.37) * 2)
+    assert _row_sideways(rows, np.ones(3, bool), seen, across).tolist() == [False, False, True]
+    some = np.array([True, False, False])  # a minority sideways: the geometry is kept
+    assert _row_sideways(rows, some, seen, across).tolist() == [True, False, False]
+
+
 @pytest.mark.parametrize("side,claimed_from", [(0, 3), (1, 2), (2, 1)])
 def test_sideways_position_tells_whom_the_pung_came_from(side: int, claimed_from: int) -> None:
     scene = Scene(seats=[SeatSpec(hand="1234567m11p", melds=[("pung", "SSS", side)]),
