@@ -360,16 +360,26 @@ def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
 
 
 def _row_sideways(rows: np.ndarray, sideways: np.ndarray, seen: np.ndarray,
-                  across: np.ndarray) -> np.ndarray:
-    """A row's sideways tiles told by the row's own shape when the table's geometry calls most
-    of them sideways: a hand row holds at most one claimed tile a meld, so most of its tiles
-    lie along it, whatever a calibration off by a turn (a table turned under a tilted camera)
-    says. Then a tile is sideways when its box is wider than the row's usual one by more than
-    half of what lying across adds."""
-    if len(rows) < 3 or sideways[rows].sum() * 2 <= len(rows):
-        return sideways[rows]
+                  across: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """A row's sideways tiles, checked against the row's own shape: a hand row holds at most
+    one claimed tile a meld, so most of its tiles lie along it, and a sideways tile's box is
+    wider than the row's usual one by more than half of what lying across adds. Where the
+    table's geometry calls most of the row sideways (a calibration off by a turn: a table
+    turned under a tilted camera) the row's shape alone decides; where it calls two or more
+    neighbours sideways (no meld shows two claimed tiles side by side) those must also look
+    it; elsewhere the geometry stands."""
+    flags = sideways[rows].copy()
+    if len(rows) < 3:
+        return flags
     usual = float(np.median(seen[rows]))
-    return (seen[rows] - usual) * np.sign(across[rows]) > np.abs(across[rows]) / 2
+    shape = (seen[rows] - usual) * np.sign(across[rows]) > np.abs(across[rows]) / 2
+    if flags.sum() * 2 > len(rows):
+        return shape
+    order = np.argsort(a[rows])
+    run = flags[order]
+    paired = run & (np.r_[False, run[:-1]] | np.r_[run[1:], False])  # a sideways neighbour
+    flags[order[paired]] &= shape[order[paired]]
+    return flags
 
 
 def _outer_row(rows: np.ndarray, d: np.ndarray, gap: float, a: np.ndarray,
@@ -596,7 +606,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             outers[k] = o[:0]
     for k in range(4):
         up = outers[k][face_up[outers[k]]]
-        sideways[up] = _row_sideways(up, sideways, seen, across)
+        sideways[up] = _row_sideways(up, sideways, seen, across, a)
     along = np.where(sideways, layout.tile_aspect, 1.0)  # in tile widths
     flower_reads: dict[int, Tile] = {}  # row -> a flower read from a suit tile's runner-ups
     for k in range(4):

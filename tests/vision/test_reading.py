@@ -266,15 +266,21 @@ def test_a_face_among_a_standing_hands_backs_is_a_stray() -> None:
 def test_a_row_the_geometry_calls_mostly_sideways_is_told_by_its_own_shape() -> None:
     """Three tiles of a row all taken for sideways (a calibration off by a turn) cannot be:
     a row holds at most one claimed tile a meld, so the row's usual box shape is upright and
-    only the box wider than it by half of what lying across adds is sideways."""
+    only the box wider than it by half of what lying across adds is sideways. Two neighbours
+    called sideways must look it; one alone keeps the geometry's word."""
     from vision.geometry import _row_sideways
 
-    rows = np.arange(3)
-    seen = np.log(np.array([0.75, 0.74, 1.35]))  # width / height: two upright, one across
-    across = np.full(3, np.log(1.37) * 2)
-    assert _row_sideways(rows, np.ones(3, bool), seen, across).tolist() == [False, False, True]
-    some = np.array([True, False, False])  # a minority sideways: the geometry is kept
-    assert _row_sideways(rows, some, seen, across).tolist() == [True, False, False]
+    rows, along = np.arange(4), np.arange(4.0)
+    seen = np.log(np.array([0.75, 0.74, 1.35, 0.76]))  # width / height: one across
+    across = np.full(4, np.log(1.37) * 2)
+    every = np.ones(4, bool)
+    assert _row_sideways(rows, every, seen, across, along).tolist() == [False, False, True,
+                                                                        False]
+    pair = np.array([False, True, True, False])  # neighbours: the upright one is not
+    assert _row_sideways(rows, pair, seen, across, along).tolist() == [False, False, True,
+                                                                       False]
+    alone = np.array([True, False, False, False])  # one alone: the geometry is kept
+    assert _row_sideways(rows, alone, seen, across, along).tolist() == alone.tolist()
 
 
 @pytest.mark.parametrize("side,claimed_from", [(0, 3), (1, 2), (2, 1)])
