@@ -9,6 +9,7 @@ from the caller or a stated assumption, listed in ``notes``.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -252,7 +253,7 @@ def showing_fourteen(reading: TableReading) -> list[int]:
 def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[int],
                   options: Mapping[str, Any] | None = None, *, indicator: Tile | None = None,
                   keep_unfinished: bool = False,
-                  time_budget: float = 1.0) -> tuple[Repair, list[int]]:
+                  time_budget: float = math.inf) -> tuple[Repair, list[int]]:
     """The most probable legal reading of ``table`` (repaired in place) with each of
     ``winners`` holding a finished hand under the ruleset, its options and the table's
     indicator (or ``indicator``, a tracked one); the one step that photos and video share.
@@ -260,6 +261,11 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     When no probable reading finishes them all, the reading is repaired without that demand
     (unless ``keep_unfinished``, for a winner the caller named) and no seat is returned as
     finished. Returns the repair and the winners whose hands it finishes.
+
+    A photo's search is bounded by its tries alone (``repair.MAX_TRIES``), so the same photo
+    gives the same record whatever else the machine is doing (with a deadline in seconds, a
+    busy machine stopped it sooner, and another reading came out); the live pipeline, which
+    cannot wait, passes its own ``time_budget``.
     """
     ind = table.indicator if table.indicator is not None else indicator
     ctx = {"indicator": ind} if ind is not None else {}

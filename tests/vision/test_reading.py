@@ -322,6 +322,24 @@ def test_impossible_winner_hand_is_repaired_from_top_k_and_flagged() -> None:
     parse_record(out.record)
 
 
+def test_a_photo_reads_the_same_on_a_busy_machine(monkeypatch) -> None:
+    """The repair search of a still is bounded by its tries, not by seconds: on a machine so
+    busy that every look at the clock finds ten seconds gone, the same record comes out (with
+    a deadline, the search stopped before its first try and the win was lost)."""
+    import itertools
+    import types
+
+    import vision.repair
+
+    calm = read_detections(*_dets(SHOWDOWN, {4: parse_tiles("6p")[0]}), ruleset="shandong")
+    ticks = itertools.count(0.0, 10.0)
+    monkeypatch.setattr(vision.repair, "time", types.SimpleNamespace(
+        perf_counter=lambda: next(ticks)))
+    busy = read_detections(*_dets(SHOWDOWN, {4: parse_tiles("6p")[0]}), ruleset="shandong")
+    assert busy.repair.legal and busy.record == calm.record
+    assert [str(c) for c in busy.repair.changes] == ["6p->5p"]
+
+
 def test_a_misread_elsewhere_does_not_cost_the_win_laid_down() -> None:
     """The winner's 5p read as 6p (runner-up 5p), and two of seat 1's discards read as C with
     no runner-up at all beside seat 3's concealed kong of C: a fifth and sixth C that no
