@@ -23,28 +23,59 @@ from scoring.tiles import NUM_KINDS, TILE_NAMES, Tile, format_tiles
 # ---------------------------------------------------------------- per-suit tables
 
 
-def _build_suit_tables() -> tuple[frozenset[bytes], frozenset[bytes]]:
-    sets = [(r, r + 1, r + 2) for r in range(7)] + [(r, r, r) for r in range(9)]
-    zero: set[bytes] = set()
-    one: set[bytes] = set()
+#: a suit's groups by a local code: the chow from rank ``r`` is ``r``, the pair of ``r`` is
+#: ``7 + r``, the pung of ``r`` is ``16 + r`` (``_CODE`` turns them into one suit's groups)
+_SUIT_SETS = [(r, (r, r + 1, r + 2)) for r in range(7)] + [(16 + r, (r, r, r)) for r in range(9)]
+
+
+def _search_order(code: int) -> int:
+    """Where a group comes in the search's order: by its lowest rank, then pung, pair, chow."""
+    if code < 7:
+        return 3 * code + 2
+    if code < 16:
+        return 3 * (code - 7) + 1
+    return 3 * (code - 16)
+
+
+def _build_suit_readings() -> dict[bytes, tuple[int, int, bytes]]:
+    """Every reading of every 9-count vector of one suit that splits into sets, or sets and one
+    pair: ``(groups per reading, 1 if they hold the pair, the readings' codes one after the
+    other)``, the readings in the order the search below finds them (by their groups in
+    :func:`_search_order`). All readings of a vector hold the pair or none (its tile count
+    says which)."""
+    found: dict[bytes, list[tuple[tuple[int, ...], list[int]]]] = {}
     for n in range(5):
-        for combo in combinations_with_replacement(range(len(sets)), n):
+        for combo in combinations_with_replacement(range(len(_SUIT_SETS)), n):
             v = [0] * 9
+            codes = []
             for s in combo:
-                for r in sets[s]:
+                code, ranks = _SUIT_SETS[s]
+                codes.append(code)
+                for r in ranks:
                     v[r] += 1
-            if max(v, default=0) > 4:
+            if n and max(v) > 4:
                 continue
-            zero.add(bytes(v))
+            found.setdefault(bytes(v), []).append(
+                (tuple(sorted(map(_search_order, codes))), codes))
             for p in range(9):
                 if v[p] <= 2:
                     v[p] += 2
-                    one.add(bytes(v))
+                    with_pair = [*codes, 7 + p]
+                    found.setdefault(bytes(v), []).append(
+                        (tuple(sorted(map(_search_order, with_pair))), with_pair))
                     v[p] -= 2
-    return frozenset(zero), frozenset(one)
+    table = {}
+    for v, readings in found.items():
+        readings.sort()
+        table[v] = (len(readings[0][1]), sum(v) % 3 == 2,
+                    bytes([c for _, codes in readings for c in codes]))
+    return table
 
 
-_SUIT0, _SUIT1 = _build_suit_tables()
+#: built at import (about 21,700 vectors; see bench/scoring_bench.py for its time and memory)
+_SUIT_READINGS = _build_suit_readings()
+_SUIT0 = frozenset(v for v, (_, pair, _) in _SUIT_READINGS.items() if not pair)
+_SUIT1 = frozenset(v for v, (_, pair, _) in _SUIT_READINGS.items() if pair)
 
 
 def counts_of(tiles: Iterable[Tile]) -> bytes:
@@ -301,44 +332,55 @@ _IS_PAIR = tuple(g.kind == "pair" for g in _GROUPS)
 #: the sets wildcards alone can make, in the order they are tried (chows, then pungs)
 _WILD_SETS = (*(_CHOW[s + r][7] for s in (0, 9, 18) for r in range(7)),
               *(_PUNG[t][3] for t in range(NUM_KINDS)))
+#: ``_CODE[s][code]``: the group of suit ``s`` that a local code of ``_SUIT_READINGS`` names
+_CODE = tuple(tuple([_CHOW[9 * s + r][0] for r in range(7)]
+                    + [_PAIR[9 * s + r][0] for r in range(9)]
+                    + [_PUNG[9 * s + r][0] for r in range(9)]) for s in range(3))
+_NO_SUIT = bytes(9)
+_NO_HONORS = bytes(7)
 
 
-def _natural(counts: list[int], i: int, need_pair: bool, acc: list[int],
-             out: list[tuple[int, ...]], min_kind: int = 0) -> None:
-    """:func:`_standard` without wildcards, in the same order: the groups on the lowest tile
-    ``i`` (pung, pair, the chow starting there), each finished reading appended to ``out``.
-    ``min_kind`` holds while ``i`` is still the lowest tile."""
-    while i < NUM_KINDS and not counts[i]:
-        i += 1
-        min_kind = 0
-    if i == NUM_KINDS:
-        if not need_pair:
-            out.append(tuple(acc))
-        return
-    c = counts[i]
-    if min_kind <= 0 and c >= 3:
-        counts[i] = c - 3
-        acc.append(_PUNG[i][0])
-        _natural(counts, i, need_pair, acc, out, 0)
-        acc.pop()
-        counts[i] = c
-    if need_pair and min_kind <= 1 and c >= 2:
-        counts[i] = c - 2
-        acc.append(_PAIR[i][0])
-        _natural(counts, i, False, acc, out, 1)
-        acc.pop()
-        counts[i] = c
-    chows = _CHOW[i]
-    if chows and counts[i + 1] and counts[i + 2]:
-        counts[i] = c - 1
-        counts[i + 1] -= 1
-        counts[i + 2] -= 1
-        acc.append(chows[0])
-        _natural(counts, i, need_pair, acc, out, 4)
-        acc.pop()
-        counts[i] = c
-        counts[i + 1] += 1
-        counts[i + 2] += 1
+def _natural_readings(counts: bytes) -> list[list[int]]:
+    """The standard readings of natural counts (no wildcards, at most four of a kind), as group
+    indices, in the order the search finds them: each suit's readings from ``_SUIT_READINGS``
+    (the search reads the suits one after the other, so its readings are their product in that
+    order) and the honors' one way (three a pung, two the pair)."""
+    h = counts[27:]
+    if 1 in h or 4 in h:
+        return []
+    pairs = h.count(2)
+    if pairs > 1:
+        return []
+    fixed: list[int] = []
+    if h != _NO_HONORS:
+        for t in range(27, NUM_KINDS):
+            c = counts[t]
+            if c == 3:
+                fixed.append(_PUNG[t][0])
+            elif c == 2:
+                fixed.append(_PAIR[t][0])
+    choices: list[list[list[int]]] = []
+    for s in range(3):
+        x = counts[9 * s:9 * s + 9]
+        if x == _NO_SUIT:
+            continue
+        entry = _SUIT_READINGS.get(x)
+        if entry is None:
+            return []
+        n, pair, codes = entry
+        pairs += pair
+        code = _CODE[s]
+        if len(codes) == n:
+            fixed += [code[c] for c in codes]
+        else:
+            choices.append([[code[c] for c in codes[k:k + n]]
+                            for k in range(0, len(codes), n)])
+    if pairs != 1:
+        return []
+    out = [fixed]
+    for options in choices:
+        out = [r + o for r in out for o in options]
+    return out
 
 
 def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[int],
@@ -502,39 +544,47 @@ def _sorted_readings(natural: tuple[Tile, ...], jokers: int, standard: bool, sev
     return _readings_of(bytes(counts), jokers, standard, seven_pairs, four_as_two_pairs)
 
 
-@memoised(maxsize=4096)
 def _readings_of(counts: bytes, jokers: int, standard: bool, seven_pairs: bool,
                  four_as_two_pairs: bool) -> tuple[Decomposition, ...]:
-    """:func:`decompositions` of these natural counts and wildcards, memoised: the readings
-    depend on the counts alone, and a table, the camera and the dashboard re-score the same
-    hand (one ruleset's validation and scoring, or several patterns, ask for it again)."""
-    tiles = sum(counts) + jokers
-    work = list(counts)
+    """:func:`decompositions` of these natural counts and wildcards (not memoised itself:
+    :func:`_sorted_readings`, keyed on the same tiles, is)."""
     out: list[Decomposition] = []
-    if standard and (jokers or is_winning_counts(counts, seven_pairs=False)):
-        found: list[tuple[int, ...]] = []
-        if jokers:
-            _standard(work, jokers, True, [], found)
-        else:
-            _natural(work, 0, True, [], found)
-        seen: set[tuple[int, ...]] = set()
-        for indices in found:
-            ranked = sorted(indices)  # (indices sort as their groups do)
-            key = tuple(ranked)
-            if key not in seen:
-                seen.add(key)
-                reading = _standard_reading(ranked)
-                if not jokers:
-                    reading.__dict__["substitutions"] = ()
+    if standard:
+        # more than four of a kind (only from code, never in a record): the search, as before
+        if jokers or (max(counts, default=0) > 4 and is_winning_counts(counts, False)):
+            found: list[tuple[int, ...]] = []
+            _standard(list(counts), jokers, True, [], found)
+            seen: set[tuple[int, ...]] = set()
+            for indices in found:
+                ranked = sorted(indices)  # (indices sort as their groups do)
+                key = tuple(ranked)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(_standard_reading(ranked))
+        else:  # (distinct readings: no two of a suit's readings hold the same groups)
+            for indices in _natural_readings(counts):
+                reading = _standard_reading(sorted(indices))
+                reading.__dict__["substitutions"] = ()
                 out.append(reading)
-    if seven_pairs and tiles == 14:
-        seen = set()
-        for pairs in _seven_pairs(work, jokers, four_as_two_pairs):
-            ranked = sorted(pairs)
-            key = tuple(ranked)
-            if key not in seen:
-                seen.add(key)
-                out.append(Decomposition("seven_pairs", tuple([_GROUPS[j] for j in ranked])))
+    if seven_pairs and sum(counts) + jokers == 14:
+        if jokers:
+            seen = set()
+            for pairs in _seven_pairs(list(counts), jokers, four_as_two_pairs):
+                ranked = sorted(pairs)
+                key = tuple(ranked)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Decomposition("seven_pairs", tuple([_GROUPS[j] for j in ranked])))
+        elif 1 not in counts and 3 not in counts and (four_as_two_pairs or max(counts) <= 2):
+            # the one reading, its pairs by kind (the order their groups sort in)
+            pairs: list[Group] = []
+            for t, c in enumerate(counts):
+                if c:
+                    if c & 1:  # (five or seven of a kind: only from code)
+                        break
+                    pairs += [_GROUPS[_PAIR[t][0]]] * (c >> 1)
+            else:
+                out.append(Decomposition("seven_pairs", tuple(pairs)))
     return tuple(out)
 
 

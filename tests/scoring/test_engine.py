@@ -180,3 +180,25 @@ def test_waits_with_a_ruleset_predicate() -> None:
 def test_flowers_are_not_shapes() -> None:
     with pytest.raises(TileError, match="cannot be part of a winning shape"):
         is_complete([*parse_tiles("123m456p789s111z"), 34, 34])
+
+
+def test_suit_table_lists_what_the_search_finds_in_its_order() -> None:
+    """The readings built at import (``_SUIT_READINGS``) are those the wildcard search finds
+    with no wildcard, in the same order, for every vector in the table (in the dots suit, so
+    the translation of a suit's codes is checked too) and for random whole hands."""
+    from scoring.engine import _SUIT_READINGS, _natural_readings, _standard
+
+    def searched(counts: bytes) -> list[list[int]]:
+        found: list[tuple[int, ...]] = []
+        _standard(list(counts), 0, True, [], found)
+        return [sorted(f) for f in found]
+
+    pair = bytes(27) + bytes([2, 0, 0, 0, 0, 0, 0])  # an East pair beside a set-only vector
+    for v, (_, has_pair, _) in _SUIT_READINGS.items():
+        counts = bytes(9) + v + bytes(9) + (bytes(7) if has_pair else pair[27:])
+        assert [sorted(r) for r in _natural_readings(counts)] == searched(counts), v
+    rng = random.Random(5)
+    for _ in range(300):
+        counts = counts_of(random_complete(rng))
+        ours = [sorted(r) for r in _natural_readings(counts)]
+        assert ours == searched(counts) and ours
