@@ -371,3 +371,20 @@ def test_hun_standing_for_a_jiqiang_kind_is_no_jiqiang() -> None:
     rec["seats"][2]["melds"] = [{"type": "chow", "tiles": "345s", "from": 1}]
     items = {i.name: i.value for i in score(rec).wins[0].items}
     assert items["鸡枪"] == 1 and items["素胡"] == 1
+
+
+def test_loser_items_from_melds_count_nothing_without_melds() -> None:
+    """The evaluator skips the loser items marked ``from_melds`` for a loser showing no melds:
+    each must then count 0, whatever the loser's role and the options."""
+    from itertools import product
+
+    from scoring.rulesets.liaoyang.facts import LoserSeat
+    from scoring.rulesets.liaoyang.fans import LOSER_FANS
+    from scoring.rulesets.liaoyang.options import LiaoyangOptions
+
+    marked = [f for f in LOSER_FANS if f.from_melds]
+    assert {f.name for f in marked} == {"大哥大", "明杠", "暗杠", "鸡枪"}
+    for flags in product((False, True), repeat=5):
+        loser = LoserSeat(1, (), *flags[:4], jiqiang=jiqiang_of(31))
+        options = LiaoyangOptions(qidui_counts_bimen=flags[4])
+        assert [f.times(loser, options) for f in marked] == [0] * len(marked)

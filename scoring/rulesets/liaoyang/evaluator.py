@@ -17,14 +17,26 @@ from scoring.errors import InvalidHand
 from scoring.frozen import fast_init
 from scoring.memo import memo_table
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
-from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
+from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS, LoserFan, WinnerFan
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
 from scoring.rulesets.liaoyang.requirements import NOT_A_SHAPE, failures, first_failure
 from scoring.settlement import Item, explained_item
 
 _PER_READING = tuple(f for f in WINNER_FANS if f.per_reading)
 _PER_READING_FAN = tuple(f.fan for f in _PER_READING)
-_WINNER_PLAN = tuple((f, f.per_reading, f.fan) for f in WINNER_FANS)  # read once, not per hand
+
+
+def _once(f: WinnerFan | LoserFan) -> Item:
+    """The item of ``f`` counted once, built at import (items are frozen: settlements share
+    them)."""
+    return Item(f.name, f.fan, "fan", f.note, f.note_zh)
+
+
+# read once, not per hand: each item, whether it depends on the reading, its 番, its item once
+_WINNER_PLAN = tuple((f, f.per_reading, f.fan, _once(f)) for f in WINNER_FANS)
+_LOSER_PLAN = tuple((f, _once(f)) for f in LOSER_FANS)
+#: the loser items that can count for a loser showing no melds (most losers)
+_MELDLESS_LOSER_PLAN = tuple((f, once) for f, once in _LOSER_PLAN if not f.from_melds)
 
 
 @fast_init
@@ -73,10 +85,10 @@ def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluat
     items: list[Item] = []
     total = 0
     per_reading = iter(best_times)  # the best reading's counts, in _PER_READING's order
-    for f, per, fan in _WINNER_PLAN:
+    for f, per, fan, once in _WINNER_PLAN:
         n = next(per_reading) if per else f.times(best, options)
         if n:
-            items.append(_item(f.name, fan, n, f.note, f.note_zh))
+            items.append(once if n == 1 else _item(f.name, fan, n, f.note, f.note_zh))
             total += fan * n
     return WinnerEvaluation(best, tuple(items), total, len(all_readings))
 
@@ -129,9 +141,9 @@ def _evaluate_loser(loser: LoserSeat, options: LiaoyangOptions
                     ) -> tuple[tuple[Item, ...], int, tuple[str, ...]]:
     items: list[Item] = []
     total = 0
-    for f in LOSER_FANS:
+    for f, once in _LOSER_PLAN if loser.melds else _MELDLESS_LOSER_PLAN:
         n = f.times(loser, options)
         if n:
-            items.append(_item(f.name, f.fan, n, f.note, f.note_zh))
+            items.append(once if n == 1 else _item(f.name, f.fan, n, f.note, f.note_zh))
             total += f.fan * n
     return tuple(items), total, tuple([f"{i.name} {i.value}" for i in items])
