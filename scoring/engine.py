@@ -329,6 +329,9 @@ _PAIR = tuple(tuple(_AT["pair", (t, t), (t,) * w] for w in range(3)) for t in ra
 _CHOW = tuple(tuple(_AT["chow", (s, s + 1, s + 2), tuple(s + b for b in range(3) if m >> b & 1)]
                     for m in range(8)) if s < 27 and s % 9 <= 6 else () for s in range(NUM_KINDS))
 _IS_PAIR = tuple(g.kind == "pair" for g in _GROUPS)
+_FIRST_PAIR = _IS_PAIR.index(True)  # (chows, then pairs, then pungs)
+assert _IS_PAIR.count(True) == _IS_PAIR[_FIRST_PAIR:].index(False)  # the pairs lie together
+_new = object.__new__
 #: the sets wildcards alone can make, in the order they are tried (chows, then pungs)
 _WILD_SETS = (*(_CHOW[s + r][7] for s in (0, 9, 18) for r in range(7)),
               *(_PUNG[t][3] for t in range(NUM_KINDS)))
@@ -384,12 +387,26 @@ def _natural_readings(counts: bytes) -> list[list[int]]:
 
 
 def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[int],
-              out: list[tuple[int, ...]], i: int = 0, min_kind: int = 0) -> None:
+              out: list[tuple[int, ...]]) -> None:
+    """Every standard reading of these natural counts with this many wildcards, appended to
+    ``out`` as group indices (see :func:`_search`)."""
+    # nxt[i]: the first kind from i on that the hand holds; counts only fall during the search,
+    # so the lowest tile left is found by jumping over the kinds it never held
+    nxt = [NUM_KINDS] * (NUM_KINDS + 1)
+    for t in range(NUM_KINDS - 1, -1, -1):
+        nxt[t] = t if counts[t] else nxt[t + 1]
+    _search(counts, nxt, jokers, need_pair, acc, out, nxt[0], 0)
+
+
+def _search(counts: list[int], nxt: list[int], jokers: int, need_pair: bool, acc: list[int],
+            out: list[tuple[int, ...]], i: int, min_kind: int) -> None:
     """Groups containing the lowest natural tile ``i`` first; several groups on the same ``i``
     come in a fixed kind order (pung, pair, chows by start), so each reading is made once.
     ``min_kind`` holds while ``i`` is still the lowest tile (no tile below it is left)."""
-    while i < NUM_KINDS and not counts[i]:
-        i += 1
+    if not counts[i] if i < NUM_KINDS else False:
+        i = nxt[i + 1]
+        while i < NUM_KINDS and not counts[i]:
+            i = nxt[i + 1]
         min_kind = 0
     if i == NUM_KINDS:
         _joker_only(jokers, need_pair, acc, out)
@@ -400,7 +417,7 @@ def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[int],
     if min_kind <= 0 and 3 - take <= jokers:
         counts[i] -= take
         acc.append(_PUNG[i][3 - take])
-        _standard(counts, jokers - (3 - take), need_pair, acc, out, i, 0)
+        _search(counts, nxt, jokers - (3 - take), need_pair, acc, out, i, 0)
         acc.pop()
         counts[i] += take
     # kind 1: pair of i
@@ -409,33 +426,52 @@ def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[int],
         if 2 - take <= jokers:
             counts[i] -= take
             acc.append(_PAIR[i][2 - take])
-            _standard(counts, jokers - (2 - take), False, acc, out, i, 1)
+            _search(counts, nxt, jokers - (2 - take), False, acc, out, i, 1)
             acc.pop()
             counts[i] += take
-    # kinds 2-4: chows containing i; ranks below i are empty, so wildcards fill them
+    # kinds 2-4: chows containing i, from i - 2, i - 1 and i; ranks below i are empty, so
+    # wildcards fill them (bit b of a chow's mask: its tile b is a wildcard)
     if i < 27:
-        base = i - i % 9
-        for kind, start in ((2, i - 2), (3, i - 1), (4, i)):
-            if kind < min_kind or start < base or start > base + 6:
-                continue
-            mask = 0
-            wild = 0
-            for b in range(3):
-                t = start + b
-                if t < i or not counts[t]:
-                    mask |= 1 << b
-                    wild += 1
-            if wild > jokers:
-                continue
-            for b in range(3):
-                if not mask >> b & 1:
-                    counts[start + b] -= 1
-            acc.append(_CHOW[start][mask])
-            _standard(counts, jokers - wild, need_pair, acc, out, i, kind)
+        r = i % 9
+        if min_kind <= 2 and r >= 2 and jokers >= 2:
+            counts[i] = c - 1
+            acc.append(_CHOW[i - 2][3])
+            _search(counts, nxt, jokers - 2, need_pair, acc, out, i, 2)
             acc.pop()
-            for b in range(3):
-                if not mask >> b & 1:
-                    counts[start + b] += 1
+            counts[i] = c
+        if min_kind <= 3 and 1 <= r <= 7 and jokers:
+            if counts[i + 1]:
+                counts[i] = c - 1
+                counts[i + 1] -= 1
+                acc.append(_CHOW[i - 1][1])
+                _search(counts, nxt, jokers - 1, need_pair, acc, out, i, 3)
+                acc.pop()
+                counts[i] = c
+                counts[i + 1] += 1
+            elif jokers >= 2:
+                counts[i] = c - 1
+                acc.append(_CHOW[i - 1][5])
+                _search(counts, nxt, jokers - 2, need_pair, acc, out, i, 3)
+                acc.pop()
+                counts[i] = c
+        if r <= 6:
+            has1 = counts[i + 1] > 0
+            has2 = counts[i + 2] > 0
+            wild = 2 - has1 - has2
+            if wild <= jokers:
+                counts[i] = c - 1
+                if has1:
+                    counts[i + 1] -= 1
+                if has2:
+                    counts[i + 2] -= 1
+                acc.append(_CHOW[i][(0 if has1 else 2) | (0 if has2 else 4)])
+                _search(counts, nxt, jokers - wild, need_pair, acc, out, i, 4)
+                acc.pop()
+                counts[i] = c
+                if has1:
+                    counts[i + 1] += 1
+                if has2:
+                    counts[i + 2] += 1
 
 
 def _joker_only(jokers: int, need_pair: bool, acc: list[int], out: list[tuple[int, ...]]) -> None:
@@ -493,14 +529,14 @@ def _distinct_combinations(kinds: list[int], n: int) -> Iterator[tuple[int, ...]
 
 def _standard_reading(ranked: list[int]) -> Decomposition:
     """The standard reading of these sorted group indices (one pair among them): the sets,
-    then the pair, with the pair and the sets written at once (no working needed)."""
-    sets = tuple([_GROUPS[j] for j in ranked if not _IS_PAIR[j]])
-    pairs = [_GROUPS[j] for j in ranked if _IS_PAIR[j]]  # (a list: no generator to start)
-    pair = pairs[0]
-    reading = Decomposition("standard", (*sets, pair))
-    d = reading.__dict__
-    d["pair"] = pair
-    d["sets"] = sets
+    then the pair, with the pair and the sets written at once (no working needed). The pairs'
+    indices lie between the chows' and the pungs', so the one pair is found by bisection, and
+    the reading is filled in one step, as ``Decomposition("standard", groups)`` would be."""
+    groups = [_GROUPS[j] for j in ranked]
+    pair = groups.pop(bisect_left(ranked, _FIRST_PAIR))
+    sets = tuple(groups)
+    reading = _new(Decomposition)
+    reading.__dict__.update(shape="standard", groups=(*sets, pair), pair=pair, sets=sets)
     return reading
 
 
