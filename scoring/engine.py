@@ -13,7 +13,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
+from operator import eq
 
 from scoring.errors import TileError
 from scoring.frozen import fast_init
@@ -37,12 +38,14 @@ def _search_order(code: int) -> int:
     return 3 * (code - 16)
 
 
-def _build_suit_readings() -> dict[bytes, tuple[int, int, bytes]]:
+def _build_suit_readings() -> tuple[dict[bytes, tuple[int, int, bytes]], frozenset[bytes],
+                                    frozenset[bytes]]:
     """Every reading of every 9-count vector of one suit that splits into sets, or sets and one
-    pair: ``(groups per reading, 1 if they hold the pair, the readings' codes one after the
-    other)``, the readings in the order the search below finds them (by their groups in
-    :func:`_search_order`). All readings of a vector hold the pair or none (its tile count
-    says which)."""
+    pair, keyed by the suit's tiles as sorted ranks (``bytes``, 0 for a 1): ``(groups per
+    reading, 1 if they hold the pair, the readings' codes one after the other)``, the readings
+    in the order the search below finds them (by their groups in :func:`_search_order`). All
+    readings of a vector hold the pair or none (its tile count says which). Also the count
+    vectors without and with the pair (``_SUIT0``, ``_SUIT1``)."""
     found: dict[bytes, list[tuple[tuple[int, ...], list[int]]]] = {}
     for n in range(5):
         for combo in combinations_with_replacement(range(len(_SUIT_SETS)), n):
@@ -67,15 +70,17 @@ def _build_suit_readings() -> dict[bytes, tuple[int, int, bytes]]:
     table = {}
     for v, readings in found.items():
         readings.sort()
-        table[v] = (len(readings[0][1]), sum(v) % 3 == 2,
-                    bytes([c for _, codes in readings for c in codes]))
-    return table
+        ranks = bytes([r for r in range(9) for _ in range(v[r])])
+        table[ranks] = (len(readings[0][1]), sum(v) % 3 == 2,
+                        bytes([c for _, codes in readings for c in codes]))
+    return (table, frozenset(v for v in found if sum(v) % 3 == 0),
+            frozenset(v for v in found if sum(v) % 3 == 2))
 
 
-#: built at import (about 21,700 vectors; see bench/scoring_bench.py for its time and memory)
-_SUIT_READINGS = _build_suit_readings()
-_SUIT0 = frozenset(v for v, (_, pair, _) in _SUIT_READINGS.items() if not pair)
-_SUIT1 = frozenset(v for v, (_, pair, _) in _SUIT_READINGS.items() if pair)
+#: built at import (21,743 vectors; see bench/scoring_bench.py for its time and memory)
+_SUIT_READINGS, _SUIT0, _SUIT1 = _build_suit_readings()
+#: a suit tile's rank as a byte (``bytes.translate`` turns a suit's tiles into a table key)
+_RANK_BYTE = bytes([t % 9 if t < 27 else 0 for t in range(256)])
 
 
 def counts_of(tiles: Iterable[Tile]) -> bytes:
@@ -339,38 +344,49 @@ _WILD_SETS = (*(_CHOW[s + r][7] for s in (0, 9, 18) for r in range(7)),
 _CODE = tuple(tuple([_CHOW[9 * s + r][0] for r in range(7)]
                     + [_PAIR[9 * s + r][0] for r in range(9)]
                     + [_PUNG[9 * s + r][0] for r in range(9)]) for s in range(3))
-_NO_SUIT = bytes(9)
-_NO_HONORS = bytes(7)
 
 
-def _natural_readings(counts: bytes) -> list[list[int]]:
-    """The standard readings of natural counts (no wildcards, at most four of a kind), as group
-    indices, in the order the search finds them: each suit's readings from ``_SUIT_READINGS``
-    (the search reads the suits one after the other, so its readings are their product in that
-    order) and the honors' one way (three a pung, two the pair)."""
-    h = counts[27:]
-    if 1 in h or 4 in h:
-        return []
-    pairs = h.count(2)
-    if pairs > 1:
-        return []
-    fixed: list[int] = []
-    if h != _NO_HONORS:
-        for t in range(27, NUM_KINDS):
-            c = counts[t]
-            if c == 3:
-                fixed.append(_PUNG[t][0])
-            elif c == 2:
-                fixed.append(_PAIR[t][0])
-    choices: list[list[list[int]]] = []
-    for s in range(3):
-        x = counts[9 * s:9 * s + 9]
-        if x == _NO_SUIT:
+def _build_honor_readings() -> dict[bytes, tuple[int, tuple[int, ...]]]:
+    """The honors' one reading (three of a kind a pung, two the pair), keyed by the honor
+    tiles sorted (``bytes``): ``(1 if it holds the pair, its group indices)``; honors that
+    cannot be read (one or four of a kind, two pairs) are not in it."""
+    table = {}
+    for counts in product((0, 2, 3), repeat=NUM_KINDS - 27):
+        if counts.count(2) > 1:
             continue
-        entry = _SUIT_READINGS.get(x)
-        if entry is None:
+        tiles = bytes([27 + k for k, c in enumerate(counts) for _ in range(c)])
+        groups = [(_PUNG if c == 3 else _PAIR)[27 + k][0] for k, c in enumerate(counts) if c]
+        table[tiles] = (counts.count(2), tuple(groups))
+    return table
+
+
+_HONOR_READINGS = _build_honor_readings()  # (1,024 keys)
+
+
+def _natural_readings(natural: tuple[Tile, ...]) -> list[list[int]]:
+    """The standard readings of natural tiles, sorted (no wildcards, at most four of a kind),
+    as group indices, in the order the search finds them: each suit's readings from
+    ``_SUIT_READINGS`` (the search reads the suits one after the other, so its readings are
+    their product in that order) and the honors' one (``_HONOR_READINGS``). Each suit's tiles
+    are found by bisection and made a key in C (``bytes``), with no count per tile."""
+    b = bytes(natural)
+    end = bisect_left(natural, 27)
+    entry = _HONOR_READINGS.get(b[end:])
+    if entry is None:
+        return []
+    pairs, honors = entry
+    fixed = [*honors]
+    choices: list[list[list[int]]] = []
+    lo = 0
+    for s in range(3):
+        hi = bisect_left(natural, 9 * s + 9, lo, end)
+        if hi == lo:
+            continue
+        found = _SUIT_READINGS.get(b[lo:hi].translate(_RANK_BYTE) if s else b[lo:hi])
+        if found is None:
             return []
-        n, pair, codes = entry
+        lo = hi
+        n, pair, codes = found
         pairs += pair
         code = _CODE[s]
         if len(codes) == n:
@@ -573,35 +589,52 @@ def decompositions(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset
 @memoised(maxsize=4096)
 def _sorted_readings(natural: tuple[Tile, ...], jokers: int, standard: bool, seven_pairs: bool,
                      four_as_two_pairs: bool) -> tuple[Decomposition, ...]:
-    """:func:`_readings_of` for the natural tiles in order, as :func:`decompositions` has them."""
-    counts = [0] * NUM_KINDS
-    for t in natural:
-        counts[t] += 1
-    return _readings_of(bytes(counts), jokers, standard, seven_pairs, four_as_two_pairs)
+    """:func:`_readings_of` for the natural tiles in order, as :func:`decompositions` has them;
+    without wildcards read from the tables, with no count per tile."""
+    if jokers or any(map(eq, natural, natural[4:])):  # (a fifth copy: only from code)
+        counts = [0] * NUM_KINDS
+        for t in natural:
+            counts[t] += 1
+        return _readings_of(bytes(counts), jokers, standard, seven_pairs, four_as_two_pairs)
+    return _natural_of(natural, standard, seven_pairs, four_as_two_pairs)
+
+
+def _natural_of(natural: tuple[Tile, ...], standard: bool, seven_pairs: bool,
+                four_as_two_pairs: bool) -> tuple[Decomposition, ...]:
+    """:func:`_readings_of` for natural tiles, sorted, at most four of a kind."""
+    out: list[Decomposition] = []
+    if standard:  # (distinct readings: no two of a suit's readings hold the same groups)
+        for indices in _natural_readings(natural):
+            reading = _standard_reading(sorted(indices))
+            reading.__dict__["substitutions"] = ()
+            out.append(reading)
+    if seven_pairs and len(natural) == 14:
+        firsts = natural[0::2]  # sorted tiles pair off; four of a kind makes two pairs
+        if firsts == natural[1::2] and (four_as_two_pairs or len(set(firsts)) == 7):
+            out.append(Decomposition("seven_pairs", tuple([_GROUPS[_PAIR[t][0]]
+                                                           for t in firsts])))
+    return tuple(out)
 
 
 def _readings_of(counts: bytes, jokers: int, standard: bool, seven_pairs: bool,
                  four_as_two_pairs: bool) -> tuple[Decomposition, ...]:
     """:func:`decompositions` of these natural counts and wildcards (not memoised itself:
     :func:`_sorted_readings`, keyed on the same tiles, is)."""
+    if not jokers and max(counts, default=0) <= 4:
+        return _natural_of(tuple([t for t, c in enumerate(counts) for _ in range(c)]), standard,
+                           seven_pairs, four_as_two_pairs)
     out: list[Decomposition] = []
-    if standard:
-        # more than four of a kind (only from code, never in a record): the search, as before
-        if jokers or (max(counts, default=0) > 4 and is_winning_counts(counts, False)):
-            found: list[tuple[int, ...]] = []
-            _standard(list(counts), jokers, True, [], found)
-            seen: set[tuple[int, ...]] = set()
-            for indices in found:
-                ranked = sorted(indices)  # (indices sort as their groups do)
-                key = tuple(ranked)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(_standard_reading(ranked))
-        else:  # (distinct readings: no two of a suit's readings hold the same groups)
-            for indices in _natural_readings(counts):
-                reading = _standard_reading(sorted(indices))
-                reading.__dict__["substitutions"] = ()
-                out.append(reading)
+    # wildcards, or more than four of a kind (only from code): the search
+    if standard and (jokers or is_winning_counts(counts, False)):
+        found: list[tuple[int, ...]] = []
+        _standard(list(counts), jokers, True, [], found)
+        seen: set[tuple[int, ...]] = set()
+        for indices in found:
+            ranked = sorted(indices)  # (indices sort as their groups do)
+            key = tuple(ranked)
+            if key not in seen:
+                seen.add(key)
+                out.append(_standard_reading(ranked))
     if seven_pairs and sum(counts) + jokers == 14:
         if jokers:
             seen = set()
