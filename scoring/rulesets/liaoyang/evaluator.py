@@ -34,9 +34,10 @@ def _once(f: WinnerFan | LoserFan) -> Item:
 
 # read once, not per hand: each item, whether it depends on the reading, its 番, its item once
 _WINNER_PLAN = tuple((f, f.per_reading, f.fan, _once(f)) for f in WINNER_FANS)
-_LOSER_PLAN = tuple((f, _once(f)) for f in LOSER_FANS)
+# a loser's item also as the settlement's details list it ("明杠 1")
+_LOSER_PLAN = tuple((f, _once(f), f"{f.name} {f.fan}") for f in LOSER_FANS)
 #: the loser items that can count for a loser showing no melds (most losers)
-_MELDLESS_LOSER_PLAN = tuple((f, once) for f, once in _LOSER_PLAN if not f.from_melds)
+_MELDLESS_LOSER_PLAN = tuple(plan for plan in _LOSER_PLAN if not plan[0].from_melds)
 
 
 @fast_init
@@ -140,10 +141,17 @@ _LOSERS_MAX = 1024
 def _evaluate_loser(loser: LoserSeat, options: LiaoyangOptions
                     ) -> tuple[tuple[Item, ...], int, tuple[str, ...]]:
     items: list[Item] = []
+    listed: list[str] = []
     total = 0
-    for f, once in _LOSER_PLAN if loser.melds else _MELDLESS_LOSER_PLAN:
+    for f, once, once_listed in _LOSER_PLAN if loser.melds else _MELDLESS_LOSER_PLAN:
         n = f.times(loser, options)
-        if n:
-            items.append(once if n == 1 else _item(f.name, f.fan, n, f.note, f.note_zh))
+        if n == 1:
+            items.append(once)
+            listed.append(once_listed)
+            total += f.fan
+        elif n:
+            item = _item(f.name, f.fan, n, f.note, f.note_zh)
+            items.append(item)
+            listed.append(f"{item.name} {item.value}")
             total += f.fan * n
-    return tuple(items), total, tuple([f"{i.name} {i.value}" for i in items])
+    return tuple(items), total, tuple(listed)

@@ -200,8 +200,8 @@ class LiaoyangRuleset(Ruleset):
     def _winner_hand(record: HandRecord, w: Win, hun: Tile | None,
                      jiqiang: frozenset[Tile]) -> WinnerHand:
         seat = record.seats[w.seat]
-        return WinnerHand(w.seat, w, seat.concealed, seat.melds, w.seat == record.dealer, hun,
-                          jiqiang)
+        return WinnerHand.of(w.seat, w, seat.concealed, seat.melds, w.seat == record.dealer, hun,
+                             jiqiang)
 
     @staticmethod
     def _losers(record: HandRecord, w: Win, jiqiang: frozenset[Tile]) -> list[LoserSeat]:
@@ -282,9 +282,9 @@ class LiaoyangRuleset(Ruleset):
         if not concealed:
             return False
         win = Win(seat=0, tile=concealed[-1], by="self_draw")
-        hand = WinnerHand(0, win, tuple(concealed), tuple(melds), False,
-                          hun_of(ind) if ind is not None else None,
-                          jiqiang_of(ind) if ind is not None else frozenset())
+        hand = WinnerHand.of(0, win, tuple(concealed), tuple(melds), False,
+                             hun_of(ind) if ind is not None else None,
+                             jiqiang_of(ind) if ind is not None else frozenset())
         return any(first_failure(r) is None for r in readings(hand))
 
 
