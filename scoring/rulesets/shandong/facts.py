@@ -28,8 +28,11 @@ class WinFacts:
         seat = record.seats[win.seat]
         others = any([m.is_kong for k, s in enumerate(record.seats) if k != win.seat
                       for m in s.melds])
-        return cls(win=win, is_dealer=win.seat == record.dealer, concealed=seat.concealed,
-                   melds=seat.melds, reading=reading, others_kong=others)
+        facts = cls(win, win.seat == record.dealer, seat.concealed, seat.melds, reading, others)
+        # the hand's tiles and suits at once: the suit items read them for every reading
+        tiles = (*seat.concealed, *[t for m in seat.melds for t in m.tiles])
+        facts.__dict__.update(tiles=tiles, suits=frozenset(map(SUIT_OF.__getitem__, tiles)))
+        return facts
 
     @property
     def own_kong(self) -> bool:

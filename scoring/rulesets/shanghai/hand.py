@@ -33,7 +33,16 @@ class HandFacts:
     @classmethod
     def of(cls, record: HandRecord, win: Win) -> HandFacts:
         seat = record.seats[win.seat]
-        return cls(win.seat, seat.concealed, seat.melds, seat.flowers, win, record.context)
+        hand = cls(win.seat, seat.concealed, seat.melds, seat.flowers, win, record.context)
+        # the facts every pattern looks at, worked out at once (C-level set operations; the
+        # properties below work them out for a hand built directly)
+        tiles = (*seat.concealed, *[t for m in seat.melds for t in m.tiles])
+        hand.__dict__.update(
+            by_flowers=is_flower(win.tile), tiles=tiles,
+            suits=frozenset(map(SUIT_OF.__getitem__, tiles)) - _HONOR_SUIT,
+            has_honors=not HONOR_KINDS.isdisjoint(tiles),
+            all_honors=bool(tiles) and HONOR_KINDS.issuperset(tiles))
+        return hand
 
     @memo_property
     def by_flowers(self) -> bool:
