@@ -212,3 +212,13 @@ def test_at_most_four_melds() -> None:
                                  for t in ("111p", "222p", "333p", "444p", "666p")]
     with pytest.raises(RecordError, match="seat 2 shows 5 melds"):
         parse_record(data)
+
+
+def test_meld_texts_read_without_the_parser_read_as_the_parser_does() -> None:
+    """``_MELD_TILES`` (a meld's usual texts, read by one look-up) says what the parser says."""
+    from scoring.record import _MELD_TILES
+    from scoring.tiles import parse_tiles
+
+    assert len(_MELD_TILES) == 7 * 3 * 6 + 34 * 2
+    for text, tiles in _MELD_TILES.items():
+        assert tuple(parse_tiles(text)) == tiles, text
