@@ -27,7 +27,8 @@ def _records(ruleset: str) -> list:
 
 
 def test_shanghai_hand_facts() -> None:
-    names = ("by_flowers", "tiles", "suits", "has_honors", "all_honors")
+    names = ("by_flowers", "tiles", "suits", "has_honors", "all_honors", "readings",
+             "has_shape")
     checked = 0
     for record in _records("shanghai"):
         for win in record.wins:

@@ -37,11 +37,14 @@ class HandFacts:
         # the facts every pattern looks at, worked out at once (C-level set operations; the
         # properties below work them out for a hand built directly)
         tiles = (*seat.concealed, *[t for m in seat.melds for t in m.tiles])
+        by_flowers = is_flower(win.tile)
+        readings = () if by_flowers else tuple(decompositions(seat.concealed, seven_pairs=False))
         hand.__dict__.update(
-            by_flowers=is_flower(win.tile), tiles=tiles,
+            by_flowers=by_flowers, tiles=tiles,
             suits=frozenset(map(SUIT_OF.__getitem__, tiles)) - _HONOR_SUIT,
             has_honors=not HONOR_KINDS.isdisjoint(tiles),
-            all_honors=bool(tiles) and HONOR_KINDS.issuperset(tiles))
+            all_honors=bool(tiles) and HONOR_KINDS.issuperset(tiles),
+            readings=readings, has_shape=bool(readings))
         return hand
 
     @memo_property
