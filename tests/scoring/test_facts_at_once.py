@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from pathlib import Path
 
@@ -64,4 +65,45 @@ def test_shandong_win_facts_and_value() -> None:
         assert (facts.tiles, facts.suits) == (plain.tiles, plain.suits)
         assert {"tiles", "suits"} <= vars(facts).keys()
         checked += 1
+    assert checked > 20
+
+
+def _holds_its_fields(obj: object) -> bool:
+    """Filled through its ``__dict__``: its fields first, in order, then any facts."""
+    names = [f.name for f in dataclasses.fields(obj)]  # type: ignore[arg-type]
+    return list(vars(obj))[:len(names)] == names and type(obj)(
+        *[getattr(obj, n) for n in names]) == obj
+
+
+def test_objects_filled_without_init_hold_their_fields() -> None:
+    from scoring.rulesets.liaoyang import RULESET as LIAOYANG
+    from scoring.rulesets.liaoyang.evaluator import evaluate_winner
+    from scoring.rulesets.liaoyang.settle import pay
+    from scoring.rulesets.liaoyang.wild import hun_of, jiqiang_of
+
+    checked = 0
+    for record in _records("liaoyang"):
+        if not record.wins or record.context.indicator is None:
+            continue
+        w, ind = record.wins[0], record.context.indicator
+        opts = LIAOYANG.opts(record)
+        hand = LIAOYANG._winner_hand(record, w, hun_of(ind), jiqiang_of(ind))
+        losers = LIAOYANG._losers(record, w, jiqiang_of(ind))
+        try:
+            ev = evaluate_winner(hand, opts)
+        except ScoringError:
+            continue
+        payments, _ = pay(ev.total, [(lo.seat, 1) for lo in losers], 0, opts)
+        assert all(map(_holds_its_fields, [hand, ev, *losers, *payments]))
+        checked += 1
+    for record in _records("shanghai"):
+        assert all(_holds_its_fields(HandFacts.of(record, w)) for w in record.wins)
+    for record in _records("shandong"):
+        for w in record.wins:
+            try:
+                value = evaluate(record, w, SHANDONG.opts(record))
+            except ScoringError:
+                continue
+            assert _holds_its_fields(value)
+            assert _holds_its_fields(WinFacts.of(record, w, value.reading))
     assert checked > 20

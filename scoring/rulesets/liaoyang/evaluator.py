@@ -22,6 +22,7 @@ from scoring.rulesets.liaoyang.options import LiaoyangOptions
 from scoring.rulesets.liaoyang.requirements import NOT_A_SHAPE, failures, first_failure
 from scoring.settlement import Item, explained_item
 
+_new = object.__new__
 _PER_READING = tuple(f for f in WINNER_FANS if f.per_reading)
 _PER_READING_FAN = tuple(f.fan for f in _PER_READING)
 
@@ -91,7 +92,10 @@ def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluat
         if n:
             items.append(once if n == 1 else _item(f.name, fan, n, f.note, f.note_zh))
             total += fan * n
-    return WinnerEvaluation(best, tuple(items), total, len(all_readings))
+    evaluation = _new(WinnerEvaluation)  # (WinnerEvaluation(...) without __init__'s frame)
+    evaluation.__dict__.update(reading=best, items=tuple(items), total=total,
+                               readings_tried=len(all_readings))
+    return evaluation
 
 
 def _closest_failure(all_readings: list[Reading]) -> str:

@@ -34,8 +34,10 @@ class WinnerHand:
         """The hand with its facts worked out at once, in one pass over the melds: scoring
         reads every one of them (the properties below work them out for a hand built
         directly)."""
-        hand = cls(seat, win, concealed, melds, is_dealer, hun, jiqiang)
+        hand = _new(cls)  # (cls(...) filled in one step, without __init__'s Python frame)
         d = hand.__dict__
+        d.update(seat=seat, win=win, concealed=concealed, melds=melds, is_dealer=is_dealer,
+                 hun=hun, jiqiang=jiqiang)
         if melds:
             meld_tiles = tuple([t for m in melds for t in m.tiles])
             types = [m.type for m in melds]
@@ -92,6 +94,7 @@ class WinnerHand:
         return frozenset([t // 9 for m in self.melds for t in m.tiles[:1] if t < 27])
 
 
+_new = object.__new__
 _NO_MELD_FACTS = {"meld_tiles": (), "is_open": False, "has_chow_meld": False,
                   "has_identical_meld": False, "laid_dragon_sets": 0,
                   "meld_number_suits": frozenset()}

@@ -22,6 +22,7 @@ from scoring.settlement import Item, WinScore, explained_item
 from scoring.tiles import format_tiles
 
 MAX_HUANGZHUANG_DOUBLINGS = 5
+_new = object.__new__
 
 
 @fast_init
@@ -41,13 +42,15 @@ class WinValue:
            multipliers: list[Item]) -> WinValue:
         """The value with its sums worked out at once: :meth:`to_score` reads every one (the
         properties below work them out for a value built directly)."""
-        value = cls(seat, reading, melds, fans, hua, base, multipliers)
+        value = _new(cls)  # (cls(...) filled with its sums in one step, without __init__)
         fan = sum([f.fan for f in fans])
         hua_total = sum([int(i.value) for i in hua])
         multiplier = 1
         for m in multipliers:
             multiplier *= int(m.value)
-        value.__dict__.update(fan=fan, hua_total=hua_total, multiplier=multiplier,
+        value.__dict__.update(seat=seat, reading=reading, melds=melds, fans=fans, hua=hua,
+                              base=base, multipliers=multipliers, fan=fan,
+                              hua_total=hua_total, multiplier=multiplier,
                               share=(base + hua_total) * fan * multiplier)
         return value
 
