@@ -419,7 +419,7 @@ def _parse_seat(raw: Any, k: int) -> Seat:
                 concealed=(), melds=(), flowers=(), ready=False, declared=None, hun_discarded=0,
                 concealed_text=concealed_text,
                 flowers_form=[] if flowers_form is _NO_WINS else flowers_form,
-                explicit=_plain_keys(raw))
+                explicit=_PLAIN_SEAT_KEYS if len(raw) == 3 else _plain_keys(raw))
             return seat
     try:  # (the parser directly for a string: the helper only to name the field)
         concealed = (parsed_short(concealed_text) if type(concealed_text) is str
@@ -472,7 +472,7 @@ def _parse_seat(raw: Any, k: int) -> Seat:
         seat.__dict__.update(
             concealed=concealed, melds=melds, flowers=flowers, ready=False, declared=None,
             hun_discarded=0, concealed_text=concealed_text, flowers_form=flowers_form,
-            explicit=_plain_keys(raw))
+            explicit=_PLAIN_SEAT_KEYS if len(raw) == 3 else _plain_keys(raw))
         return seat
     declared = get("declared")
     if declared is not None and declared not in DECLARATIONS:
@@ -595,7 +595,10 @@ def _parse_win(raw: Any, i: int) -> Win:
     if type(seat) is not int or not 0 <= seat <= 3:
         seat = _seat_number(seat, where, "seat")
     tile_text = get("tile")
-    tile = _one_tile(tile_text, where, "tile")
+    # a tile's own name read inline (what _one_tile does first), the helper for the rest
+    tile = _TILE_NAMED.get(tile_text) if type(tile_text) is str else None
+    if tile is None:
+        tile = _one_tile(tile_text, where, "tile")
     by = get("by")
     if by not in WIN_BY:
         raise RecordError(f"must be one of {', '.join(WIN_BY)}, got {by!r}", f"{where}.by")
@@ -669,7 +672,8 @@ def _parse_context(raw: Any) -> Context:
     bao_tile: Tile | None = None
     if indicator is not None:
         texts = (("indicator", indicator),)
-        indicator = _one_tile(indicator, "context", "indicator")
+        named = _TILE_NAMED.get(indicator) if type(indicator) is str else None
+        indicator = named if named is not None else _one_tile(indicator, "context", "indicator")
         if indicator >= NUM_KINDS:
             raise RecordError("must be a playing tile, not a flower", "context.indicator")
     if bao_text is not None:
