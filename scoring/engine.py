@@ -9,7 +9,7 @@ stood for so a ruleset can keep the assignment that scores best.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -46,26 +46,27 @@ def _build_suit_readings() -> tuple[dict[bytes, tuple[int, int, bytes]], frozens
     in the order the search below finds them (by their groups in :func:`_search_order`). All
     readings of a vector hold the pair or none (its tile count says which). Also the count
     vectors without and with the pair (``_SUIT0``, ``_SUIT1``)."""
-    found: dict[bytes, list[tuple[tuple[int, ...], list[int]]]] = {}
+    order = [_search_order(code) for code in range(25)]
+    # the sets in search order: a combination of them (indices never falling) is then sorted
+    sets = sorted(_SUIT_SETS, key=lambda s: order[s[0]])
+    found: dict[bytes, list[tuple[list[int], list[int]]]] = {}
     for n in range(5):
-        for combo in combinations_with_replacement(range(len(_SUIT_SETS)), n):
+        for combo in combinations_with_replacement(range(len(sets)), n):
             v = [0] * 9
-            codes = []
             for s in combo:
-                code, ranks = _SUIT_SETS[s]
-                codes.append(code)
-                for r in ranks:
+                for r in sets[s][1]:
                     v[r] += 1
             if n and max(v) > 4:
                 continue
-            found.setdefault(bytes(v), []).append(
-                (tuple(sorted(map(_search_order, codes))), codes))
+            codes = [sets[s][0] for s in combo]
+            key = [order[code] for code in codes]
+            found.setdefault(bytes(v), []).append((key, codes))
             for p in range(9):
                 if v[p] <= 2:
                     v[p] += 2
-                    with_pair = [*codes, 7 + p]
-                    found.setdefault(bytes(v), []).append(
-                        (tuple(sorted(map(_search_order, with_pair))), with_pair))
+                    with_pair = key.copy()
+                    insort(with_pair, order[7 + p])
+                    found.setdefault(bytes(v), []).append((with_pair, [*codes, 7 + p]))
                     v[p] -= 2
     table = {}
     for v, readings in found.items():
