@@ -2,9 +2,11 @@
 
 Speed comes from per-suit tables built once at import: every 9-count vector of one suit that splits
 into sets only (``_SUIT0``) or into sets plus one pair (``_SUIT1``). A 14-tile check is then three
-dictionary look-ups and a look at the honors. Wildcards use a memoized per-suit "how many
-wildcards does this suit still need" function, and the full enumerator reports what each wildcard
-stood for so a ruleset can keep the assignment that scores best.
+dictionary look-ups and a look at the honors. The readings of a hand without wildcards come from
+a table of every suit's readings (``_SUIT_READINGS``, built at import), not from a search.
+Wildcards use a memoized per-suit "how many wildcards does this suit still need" function, and
+the full enumerator reports what each wildcard stood for so a ruleset can keep the assignment
+that scores best.
 """
 
 from __future__ import annotations
