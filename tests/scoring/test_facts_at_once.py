@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from scoring.errors import ScoringError
-from scoring.record import load_record
+from scoring.record import HandRecord, load_record
 from scoring.rulesets.shandong import RULESET as SHANDONG
 from scoring.rulesets.shandong.evaluator import WinValue, evaluate
 from scoring.rulesets.shandong.facts import WinFacts
@@ -18,8 +18,8 @@ from scoring.rulesets.shanghai.hand import HandFacts
 CASES = Path(__file__).resolve().parent.parent / "cases"
 
 
-def _records(ruleset: str) -> list:
-    out = []
+def _records(ruleset: str) -> list[HandRecord]:
+    out: list[HandRecord] = []
     for path in sorted((CASES / ruleset).glob("*.json")):
         if not path.name.endswith(".expect.json"):
             with contextlib.suppress(ScoringError):  # (a refused record has no facts)
