@@ -69,11 +69,12 @@ WinValue.of); Liaoyang's items counted once built at import and a loser without 
 the four items that count melds; the record's and the rulesets' usual objects filled through
 their ``__dict__`` in one step instead of an ``__init__`` frame each; nothing kept across
 ``forget_all`` but those constant tables): callgrind, cold 644.9k -> 526.4k instructions per
-scored record (-18.4%), warm 520.1k -> 455.5k (-12.4%). Nine runs alternated with main
-c040e5f's on the same loaded machine (a training job running): cold median 0.0461
-(0.0434..0.0512) against 0.0397 (0.0369..0.0413), run by run 1.09x..1.36x (median 1.20x);
-warm 0.0524 (0.0480..0.0595) against 0.0465 (0.0444..0.0504). The cold target (0.0435) is
-reached by the median, 8 of the 9 runs at or above it (the lowest 0.0434). The cost is paid at
+scored record (-18.4%), warm 520.1k -> 455.5k (-12.4%). Fifteen runs alternated with main
+c040e5f's on the same machine (9 whole runs under a training job's load, then 6 of
+``--only-score`` as the load fell): cold median 0.0461 (0.0434..0.0513) against 0.0396
+(0.0369..0.0413), run by run 1.09x..1.36x (median 1.18x); warm 0.0525 (0.0480..0.0595) against
+0.0474 (0.0444..0.0504), run by run 1.00x..1.34x (median 1.09x). The cold target (0.0435) is
+reached by the median, 14 of the 15 runs at or above it (the lowest 0.0434). The cost is paid at
 import: the suit table takes 111 ms CPU to build here (main's two sets of suit vectors: 19 ms)
 and holds 3.4 MB more (tracemalloc: 5.7 MB allocated in engine.py against 2.3 MB). Scores are
 unchanged: 27,077 distinct records (every worked case, the property tests' strategies, worked
