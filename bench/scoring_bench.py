@@ -59,6 +59,27 @@ code as the base), a callgrind job beside them: cold 0.0390, 0.0389, 0.0384 agai
 not reached: no single cold cost left is large (in cProfile the Liaoyang loser memo missed on
 112 of 120 losers per cold pass for about 4% of it; the first readings, about 12%, were already
 walked in plain recursion; parsing, shared with the warm path, about a third).
+Branch speed20f (the cold path, redone from a lost branch's notes: readings without wildcards
+read from a table of every suit's readings built at import, keyed by the suit's tiles as sorted
+ranks, and the honors' 1,024 readable forms, so no count per tile and no search; the wildcard
+search jumps over kinds never held and tries the chows on its lowest tile without a loop; a
+meld's 194 usual texts read from a table built at import; the facts every item reads worked out
+at once (Liaoyang's WinnerHand.of, Shanghai's HandFacts.of, Shandong's WinFacts.of and
+WinValue.of); Liaoyang's items counted once built at import and a loser without melds not asked
+the four items that count melds; the record's and the rulesets' usual objects filled through
+their ``__dict__`` in one step instead of an ``__init__`` frame each; nothing kept across
+``forget_all`` but those constant tables): callgrind, cold 644.9k -> 526.4k instructions per
+scored record (-18.4%), warm 520.1k -> 455.5k (-12.4%). Fifteen runs alternated with main
+c040e5f's on the same machine (9 whole runs under a training job's load, then 6 of
+``--only-score`` as the load fell): cold median 0.0461 (0.0434..0.0513) against 0.0396
+(0.0369..0.0413), run by run 1.09x..1.36x (median 1.18x); warm 0.0525 (0.0480..0.0595) against
+0.0474 (0.0444..0.0504), run by run 1.00x..1.34x (median 1.09x). The cold target (0.0435) is
+reached by the median, 14 of the 15 runs at or above it (the lowest 0.0434). The cost is paid at
+import: the suit table takes 111 ms CPU to build here (main's two sets of suit vectors: 19 ms)
+and holds 3.4 MB more (tracemalloc: 5.7 MB allocated in engine.py against 2.3 MB). Scores are
+unchanged: 27,077 distinct records (every worked case, the property tests' strategies, worked
+cases given random winning hands), scored cold then warm, gave the same JSON, or the same
+refusal, byte for byte, as main.
 Each of 9 rounds times both libraries back to back (best of 2 each); the median round's ratio is
 printed, with the range, so a burst of load on a busy machine shows up as spread, not as a trend.
 """

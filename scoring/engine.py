@@ -2,18 +2,21 @@
 
 Speed comes from per-suit tables built once at import: every 9-count vector of one suit that splits
 into sets only (``_SUIT0``) or into sets plus one pair (``_SUIT1``). A 14-tile check is then three
-dictionary look-ups and a look at the honors. Wildcards use a memoized per-suit "how many
-wildcards does this suit still need" function, and the full enumerator reports what each wildcard
-stood for so a ruleset can keep the assignment that scores best.
+dictionary look-ups and a look at the honors. The readings of a hand without wildcards come from
+a table of every suit's readings (``_SUIT_READINGS``, built at import), not from a search.
+Wildcards use a memoized per-suit "how many wildcards does this suit still need" function, and
+the full enumerator reports what each wildcard stood for so a ruleset can keep the assignment
+that scores best.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
+from operator import eq
 
 from scoring.errors import TileError
 from scoring.frozen import fast_init
@@ -23,28 +26,64 @@ from scoring.tiles import NUM_KINDS, TILE_NAMES, Tile, format_tiles
 # ---------------------------------------------------------------- per-suit tables
 
 
-def _build_suit_tables() -> tuple[frozenset[bytes], frozenset[bytes]]:
-    sets = [(r, r + 1, r + 2) for r in range(7)] + [(r, r, r) for r in range(9)]
-    zero: set[bytes] = set()
-    one: set[bytes] = set()
+#: a suit's groups by a local code: the chow from rank ``r`` is ``r``, the pair of ``r`` is
+#: ``7 + r``, the pung of ``r`` is ``16 + r`` (``_CODE`` turns them into one suit's groups)
+_SUIT_SETS = [(r, (r, r + 1, r + 2)) for r in range(7)] + [(16 + r, (r, r, r)) for r in range(9)]
+
+
+def _search_order(code: int) -> int:
+    """Where a group comes in the search's order: by its lowest rank, then pung, pair, chow."""
+    if code < 7:
+        return 3 * code + 2
+    if code < 16:
+        return 3 * (code - 7) + 1
+    return 3 * (code - 16)
+
+
+def _build_suit_readings() -> tuple[dict[bytes, tuple[int, int, bytes]], frozenset[bytes],
+                                    frozenset[bytes]]:
+    """Every reading of every 9-count vector of one suit that splits into sets, or sets and one
+    pair, keyed by the suit's tiles as sorted ranks (``bytes``, 0 for a 1): ``(groups per
+    reading, 1 if they hold the pair, the readings' codes one after the other)``, the readings
+    in the order the search below finds them (by their groups in :func:`_search_order`). All
+    readings of a vector hold the pair or none (its tile count says which). Also the count
+    vectors without and with the pair (``_SUIT0``, ``_SUIT1``)."""
+    order = [_search_order(code) for code in range(25)]
+    # the sets in search order: a combination of them (indices never falling) is then sorted
+    sets = sorted(_SUIT_SETS, key=lambda s: order[s[0]])
+    found: dict[bytes, list[tuple[list[int], list[int]]]] = {}
     for n in range(5):
         for combo in combinations_with_replacement(range(len(sets)), n):
             v = [0] * 9
             for s in combo:
-                for r in sets[s]:
+                for r in sets[s][1]:
                     v[r] += 1
-            if max(v, default=0) > 4:
+            if n and max(v) > 4:
                 continue
-            zero.add(bytes(v))
+            codes = [sets[s][0] for s in combo]
+            key = [order[code] for code in codes]
+            found.setdefault(bytes(v), []).append((key, codes))
             for p in range(9):
                 if v[p] <= 2:
                     v[p] += 2
-                    one.add(bytes(v))
+                    with_pair = key.copy()
+                    insort(with_pair, order[7 + p])
+                    found.setdefault(bytes(v), []).append((with_pair, [*codes, 7 + p]))
                     v[p] -= 2
-    return frozenset(zero), frozenset(one)
+    table = {}
+    for v, readings in found.items():
+        readings.sort()
+        ranks = bytes([r for r in range(9) for _ in range(v[r])])
+        table[ranks] = (len(readings[0][1]), sum(v) % 3 == 2,
+                        bytes([c for _, codes in readings for c in codes]))
+    return (table, frozenset(v for v in found if sum(v) % 3 == 0),
+            frozenset(v for v in found if sum(v) % 3 == 2))
 
 
-_SUIT0, _SUIT1 = _build_suit_tables()
+#: built at import (21,743 vectors; see bench/scoring_bench.py for its time and memory)
+_SUIT_READINGS, _SUIT0, _SUIT1 = _build_suit_readings()
+#: a suit tile's rank as a byte (``bytes.translate`` turns a suit's tiles into a table key)
+_RANK_BYTE = bytes([t % 9 if t < 27 else 0 for t in range(256)])
 
 
 def counts_of(tiles: Iterable[Tile]) -> bytes:
@@ -298,56 +337,95 @@ _PAIR = tuple(tuple(_AT["pair", (t, t), (t,) * w] for w in range(3)) for t in ra
 _CHOW = tuple(tuple(_AT["chow", (s, s + 1, s + 2), tuple(s + b for b in range(3) if m >> b & 1)]
                     for m in range(8)) if s < 27 and s % 9 <= 6 else () for s in range(NUM_KINDS))
 _IS_PAIR = tuple(g.kind == "pair" for g in _GROUPS)
+_FIRST_PAIR = _IS_PAIR.index(True)  # (chows, then pairs, then pungs)
+assert _IS_PAIR.count(True) == _IS_PAIR[_FIRST_PAIR:].index(False)  # the pairs lie together
+_new = object.__new__
 #: the sets wildcards alone can make, in the order they are tried (chows, then pungs)
 _WILD_SETS = (*(_CHOW[s + r][7] for s in (0, 9, 18) for r in range(7)),
               *(_PUNG[t][3] for t in range(NUM_KINDS)))
+#: ``_CODE[s][code]``: the group of suit ``s`` that a local code of ``_SUIT_READINGS`` names
+_CODE = tuple(tuple([_CHOW[9 * s + r][0] for r in range(7)]
+                    + [_PAIR[9 * s + r][0] for r in range(9)]
+                    + [_PUNG[9 * s + r][0] for r in range(9)]) for s in range(3))
 
 
-def _natural(counts: list[int], i: int, need_pair: bool, acc: list[int],
-             out: list[tuple[int, ...]], min_kind: int = 0) -> None:
-    """:func:`_standard` without wildcards, in the same order: the groups on the lowest tile
-    ``i`` (pung, pair, the chow starting there), each finished reading appended to ``out``.
-    ``min_kind`` holds while ``i`` is still the lowest tile."""
-    while i < NUM_KINDS and not counts[i]:
-        i += 1
-        min_kind = 0
-    if i == NUM_KINDS:
-        if not need_pair:
-            out.append(tuple(acc))
-        return
-    c = counts[i]
-    if min_kind <= 0 and c >= 3:
-        counts[i] = c - 3
-        acc.append(_PUNG[i][0])
-        _natural(counts, i, need_pair, acc, out, 0)
-        acc.pop()
-        counts[i] = c
-    if need_pair and min_kind <= 1 and c >= 2:
-        counts[i] = c - 2
-        acc.append(_PAIR[i][0])
-        _natural(counts, i, False, acc, out, 1)
-        acc.pop()
-        counts[i] = c
-    chows = _CHOW[i]
-    if chows and counts[i + 1] and counts[i + 2]:
-        counts[i] = c - 1
-        counts[i + 1] -= 1
-        counts[i + 2] -= 1
-        acc.append(chows[0])
-        _natural(counts, i, need_pair, acc, out, 4)
-        acc.pop()
-        counts[i] = c
-        counts[i + 1] += 1
-        counts[i + 2] += 1
+def _build_honor_readings() -> dict[bytes, tuple[int, tuple[int, ...]]]:
+    """The honors' one reading (three of a kind a pung, two the pair), keyed by the honor
+    tiles sorted (``bytes``): ``(1 if it holds the pair, its group indices)``; honors that
+    cannot be read (one or four of a kind, two pairs) are not in it."""
+    table = {}
+    for counts in product((0, 2, 3), repeat=NUM_KINDS - 27):
+        if counts.count(2) > 1:
+            continue
+        tiles = bytes([27 + k for k, c in enumerate(counts) for _ in range(c)])
+        groups = [(_PUNG if c == 3 else _PAIR)[27 + k][0] for k, c in enumerate(counts) if c]
+        table[tiles] = (counts.count(2), tuple(groups))
+    return table
+
+
+_HONOR_READINGS = _build_honor_readings()  # (1,024 keys)
+
+
+def _natural_readings(natural: tuple[Tile, ...]) -> list[list[int]]:
+    """The standard readings of natural tiles, sorted (no wildcards, at most four of a kind),
+    as group indices, in the order the search finds them: each suit's readings from
+    ``_SUIT_READINGS`` (the search reads the suits one after the other, so its readings are
+    their product in that order) and the honors' one (``_HONOR_READINGS``). Each suit's tiles
+    are found by bisection and made a key in C (``bytes``), with no count per tile."""
+    b = bytes(natural)
+    end = bisect_left(natural, 27)
+    entry = _HONOR_READINGS.get(b[end:])
+    if entry is None:
+        return []
+    pairs, honors = entry
+    fixed = [*honors]
+    choices: list[list[list[int]]] = []
+    lo = 0
+    for s in range(3):
+        hi = bisect_left(natural, 9 * s + 9, lo, end)
+        if hi == lo:
+            continue
+        found = _SUIT_READINGS.get(b[lo:hi].translate(_RANK_BYTE) if s else b[lo:hi])
+        if found is None:
+            return []
+        lo = hi
+        n, pair, codes = found
+        pairs += pair
+        code = _CODE[s]
+        if len(codes) == n:
+            fixed += [code[c] for c in codes]
+        else:
+            choices.append([[code[c] for c in codes[k:k + n]]
+                            for k in range(0, len(codes), n)])
+    if pairs != 1:
+        return []
+    out = [fixed]
+    for options in choices:
+        out = [r + o for r in out for o in options]
+    return out
 
 
 def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[int],
-              out: list[tuple[int, ...]], i: int = 0, min_kind: int = 0) -> None:
+              out: list[tuple[int, ...]]) -> None:
+    """Every standard reading of these natural counts with this many wildcards, appended to
+    ``out`` as group indices (see :func:`_search`)."""
+    # nxt[i]: the first kind from i on that the hand holds; counts only fall during the search,
+    # so the lowest tile left is found by jumping over the kinds it never held
+    nxt = [NUM_KINDS] * (NUM_KINDS + 1)
+    for t in range(NUM_KINDS - 1, -1, -1):
+        nxt[t] = t if counts[t] else nxt[t + 1]
+    _search(counts, nxt, jokers, need_pair, acc, out, nxt[0], 0)
+
+
+def _search(counts: list[int], nxt: list[int], jokers: int, need_pair: bool, acc: list[int],
+            out: list[tuple[int, ...]], i: int, min_kind: int) -> None:
     """Groups containing the lowest natural tile ``i`` first; several groups on the same ``i``
     come in a fixed kind order (pung, pair, chows by start), so each reading is made once.
     ``min_kind`` holds while ``i`` is still the lowest tile (no tile below it is left)."""
-    while i < NUM_KINDS and not counts[i]:
-        i += 1
+    if not counts[i] if i < NUM_KINDS else False:
+        i = nxt[i + 1]
+        while i < NUM_KINDS and not counts[i]:
+            i = nxt[i + 1]
         min_kind = 0
     if i == NUM_KINDS:
         _joker_only(jokers, need_pair, acc, out)
@@ -358,7 +436,7 @@ def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[int],
     if min_kind <= 0 and 3 - take <= jokers:
         counts[i] -= take
         acc.append(_PUNG[i][3 - take])
-        _standard(counts, jokers - (3 - take), need_pair, acc, out, i, 0)
+        _search(counts, nxt, jokers - (3 - take), need_pair, acc, out, i, 0)
         acc.pop()
         counts[i] += take
     # kind 1: pair of i
@@ -367,33 +445,52 @@ def _standard(counts: list[int], jokers: int, need_pair: bool, acc: list[int],
         if 2 - take <= jokers:
             counts[i] -= take
             acc.append(_PAIR[i][2 - take])
-            _standard(counts, jokers - (2 - take), False, acc, out, i, 1)
+            _search(counts, nxt, jokers - (2 - take), False, acc, out, i, 1)
             acc.pop()
             counts[i] += take
-    # kinds 2-4: chows containing i; ranks below i are empty, so wildcards fill them
+    # kinds 2-4: chows containing i, from i - 2, i - 1 and i; ranks below i are empty, so
+    # wildcards fill them (bit b of a chow's mask: its tile b is a wildcard)
     if i < 27:
-        base = i - i % 9
-        for kind, start in ((2, i - 2), (3, i - 1), (4, i)):
-            if kind < min_kind or start < base or start > base + 6:
-                continue
-            mask = 0
-            wild = 0
-            for b in range(3):
-                t = start + b
-                if t < i or not counts[t]:
-                    mask |= 1 << b
-                    wild += 1
-            if wild > jokers:
-                continue
-            for b in range(3):
-                if not mask >> b & 1:
-                    counts[start + b] -= 1
-            acc.append(_CHOW[start][mask])
-            _standard(counts, jokers - wild, need_pair, acc, out, i, kind)
+        r = i % 9
+        if min_kind <= 2 and r >= 2 and jokers >= 2:
+            counts[i] = c - 1
+            acc.append(_CHOW[i - 2][3])
+            _search(counts, nxt, jokers - 2, need_pair, acc, out, i, 2)
             acc.pop()
-            for b in range(3):
-                if not mask >> b & 1:
-                    counts[start + b] += 1
+            counts[i] = c
+        if min_kind <= 3 and 1 <= r <= 7 and jokers:
+            if counts[i + 1]:
+                counts[i] = c - 1
+                counts[i + 1] -= 1
+                acc.append(_CHOW[i - 1][1])
+                _search(counts, nxt, jokers - 1, need_pair, acc, out, i, 3)
+                acc.pop()
+                counts[i] = c
+                counts[i + 1] += 1
+            elif jokers >= 2:
+                counts[i] = c - 1
+                acc.append(_CHOW[i - 1][5])
+                _search(counts, nxt, jokers - 2, need_pair, acc, out, i, 3)
+                acc.pop()
+                counts[i] = c
+        if r <= 6:
+            has1 = counts[i + 1] > 0
+            has2 = counts[i + 2] > 0
+            wild = 2 - has1 - has2
+            if wild <= jokers:
+                counts[i] = c - 1
+                if has1:
+                    counts[i + 1] -= 1
+                if has2:
+                    counts[i + 2] -= 1
+                acc.append(_CHOW[i][(0 if has1 else 2) | (0 if has2 else 4)])
+                _search(counts, nxt, jokers - wild, need_pair, acc, out, i, 4)
+                acc.pop()
+                counts[i] = c
+                if has1:
+                    counts[i + 1] += 1
+                if has2:
+                    counts[i + 2] += 1
 
 
 def _joker_only(jokers: int, need_pair: bool, acc: list[int], out: list[tuple[int, ...]]) -> None:
@@ -451,14 +548,14 @@ def _distinct_combinations(kinds: list[int], n: int) -> Iterator[tuple[int, ...]
 
 def _standard_reading(ranked: list[int]) -> Decomposition:
     """The standard reading of these sorted group indices (one pair among them): the sets,
-    then the pair, with the pair and the sets written at once (no working needed)."""
-    sets = tuple([_GROUPS[j] for j in ranked if not _IS_PAIR[j]])
-    pairs = [_GROUPS[j] for j in ranked if _IS_PAIR[j]]  # (a list: no generator to start)
-    pair = pairs[0]
-    reading = Decomposition("standard", (*sets, pair))
-    d = reading.__dict__
-    d["pair"] = pair
-    d["sets"] = sets
+    then the pair, with the pair and the sets written at once (no working needed). The pairs'
+    indices lie between the chows' and the pungs', so the one pair is found by bisection, and
+    the reading is filled in one step, as ``Decomposition("standard", groups)`` would be."""
+    groups = [_GROUPS[j] for j in ranked]
+    pair = groups.pop(bisect_left(ranked, _FIRST_PAIR))
+    sets = tuple(groups)
+    reading = _new(Decomposition)
+    reading.__dict__.update(shape="standard", groups=(*sets, pair), pair=pair, sets=sets)
     return reading
 
 
@@ -495,46 +592,71 @@ def decompositions(tiles: Sequence[Tile], wildcards: frozenset[Tile] = frozenset
 @memoised(maxsize=4096)
 def _sorted_readings(natural: tuple[Tile, ...], jokers: int, standard: bool, seven_pairs: bool,
                      four_as_two_pairs: bool) -> tuple[Decomposition, ...]:
-    """:func:`_readings_of` for the natural tiles in order, as :func:`decompositions` has them."""
-    counts = [0] * NUM_KINDS
-    for t in natural:
-        counts[t] += 1
-    return _readings_of(bytes(counts), jokers, standard, seven_pairs, four_as_two_pairs)
+    """:func:`_readings_of` for the natural tiles in order, as :func:`decompositions` has them;
+    without wildcards read from the tables, with no count per tile."""
+    if jokers or any(map(eq, natural, natural[4:])):  # (a fifth copy: only from code)
+        counts = [0] * NUM_KINDS
+        for t in natural:
+            counts[t] += 1
+        return _readings_of(bytes(counts), jokers, standard, seven_pairs, four_as_two_pairs)
+    return _natural_of(natural, standard, seven_pairs, four_as_two_pairs)
 
 
-@memoised(maxsize=4096)
+def _natural_of(natural: tuple[Tile, ...], standard: bool, seven_pairs: bool,
+                four_as_two_pairs: bool) -> tuple[Decomposition, ...]:
+    """:func:`_readings_of` for natural tiles, sorted, at most four of a kind."""
+    out: list[Decomposition] = []
+    if standard:  # (distinct readings: no two of a suit's readings hold the same groups)
+        for indices in _natural_readings(natural):
+            reading = _standard_reading(sorted(indices))
+            reading.__dict__["substitutions"] = ()
+            out.append(reading)
+    if seven_pairs and len(natural) == 14:
+        firsts = natural[0::2]  # sorted tiles pair off; four of a kind makes two pairs
+        if firsts == natural[1::2] and (four_as_two_pairs or len(set(firsts)) == 7):
+            out.append(Decomposition("seven_pairs", tuple([_GROUPS[_PAIR[t][0]]
+                                                           for t in firsts])))
+    return tuple(out)
+
+
 def _readings_of(counts: bytes, jokers: int, standard: bool, seven_pairs: bool,
                  four_as_two_pairs: bool) -> tuple[Decomposition, ...]:
-    """:func:`decompositions` of these natural counts and wildcards, memoised: the readings
-    depend on the counts alone, and a table, the camera and the dashboard re-score the same
-    hand (one ruleset's validation and scoring, or several patterns, ask for it again)."""
-    tiles = sum(counts) + jokers
-    work = list(counts)
+    """:func:`decompositions` of these natural counts and wildcards (not memoised itself:
+    :func:`_sorted_readings`, keyed on the same tiles, is)."""
+    if not jokers and max(counts, default=0) <= 4:
+        return _natural_of(tuple([t for t, c in enumerate(counts) for _ in range(c)]), standard,
+                           seven_pairs, four_as_two_pairs)
     out: list[Decomposition] = []
-    if standard and (jokers or is_winning_counts(counts, seven_pairs=False)):
+    # wildcards, or more than four of a kind (only from code): the search
+    if standard and (jokers or is_winning_counts(counts, False)):
         found: list[tuple[int, ...]] = []
-        if jokers:
-            _standard(work, jokers, True, [], found)
-        else:
-            _natural(work, 0, True, [], found)
+        _standard(list(counts), jokers, True, [], found)
         seen: set[tuple[int, ...]] = set()
         for indices in found:
             ranked = sorted(indices)  # (indices sort as their groups do)
             key = tuple(ranked)
             if key not in seen:
                 seen.add(key)
-                reading = _standard_reading(ranked)
-                if not jokers:
-                    reading.__dict__["substitutions"] = ()
-                out.append(reading)
-    if seven_pairs and tiles == 14:
-        seen = set()
-        for pairs in _seven_pairs(work, jokers, four_as_two_pairs):
-            ranked = sorted(pairs)
-            key = tuple(ranked)
-            if key not in seen:
-                seen.add(key)
-                out.append(Decomposition("seven_pairs", tuple([_GROUPS[j] for j in ranked])))
+                out.append(_standard_reading(ranked))
+    if seven_pairs and sum(counts) + jokers == 14:
+        if jokers:
+            seen = set()
+            for pairs in _seven_pairs(list(counts), jokers, four_as_two_pairs):
+                ranked = sorted(pairs)
+                key = tuple(ranked)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Decomposition("seven_pairs", tuple([_GROUPS[j] for j in ranked])))
+        elif 1 not in counts and 3 not in counts and (four_as_two_pairs or max(counts) <= 2):
+            # the one reading, its pairs by kind (the order their groups sort in)
+            pairs: list[Group] = []
+            for t, c in enumerate(counts):
+                if c:
+                    if c & 1:  # (five or seven of a kind: only from code)
+                        break
+                    pairs += [_GROUPS[_PAIR[t][0]]] * (c >> 1)
+            else:
+                out.append(Decomposition("seven_pairs", tuple(pairs)))
     return tuple(out)
 
 

@@ -312,8 +312,9 @@ def parse_record(data: Any) -> HandRecord:
             else tuple([_parse_win(w, i) for i, w in enumerate(wins_raw)]))
     context = _parse_context(get("context", _NO_OPTIONS))
     own = dict(options)
-    record = HandRecord(ruleset, dealer, seats, outcome, wins,  # type: ignore[arg-type]
-                        own, context, (own, resolved))
+    record = _new(HandRecord)  # (HandRecord(...) filled in one step: see _new)
+    record.__dict__.update(ruleset=ruleset, dealer=dealer, seats=seats, outcome=outcome,
+                           wins=wins, options=own, context=context, resolved_for=(own, resolved))
     _check_wins(record)
     validate_counts(record)
     check_fields(record)
@@ -321,6 +322,10 @@ def parse_record(data: Any) -> HandRecord:
 
 
 _NO_OPTIONS: Mapping[str, Any] = MappingProxyType({})  # a missing "options" or "context"
+#: the usual records' objects are made by ``_new(cls)`` and filled by one ``__dict__.update``,
+#: what their :func:`scoring.frozen.fast_init` ``__init__`` does without its Python frame (the
+#: parser builds some ten per record; a test checks each holds exactly its fields)
+_new = object.__new__
 _NO_WINS: list[Any] = []  # a missing "wins" (read only)
 
 
@@ -409,8 +414,13 @@ def _parse_seat(raw: Any, k: int) -> Seat:
         flowers_form = get("flowers", _NO_WINS)
         if (type(melds_form) is list and not melds_form and type(flowers_form) is list
                 and not flowers_form):  # a loser's empty seat, most seats of a Liaoyang record
-            return Seat((), (), (), False, None, 0, concealed_text,
-                        [] if flowers_form is _NO_WINS else flowers_form, _plain_keys(raw))
+            seat = _new(Seat)
+            seat.__dict__.update(
+                concealed=(), melds=(), flowers=(), ready=False, declared=None, hun_discarded=0,
+                concealed_text=concealed_text,
+                flowers_form=[] if flowers_form is _NO_WINS else flowers_form,
+                explicit=_PLAIN_SEAT_KEYS if len(raw) == 3 else _plain_keys(raw))
+            return seat
     try:  # (the parser directly for a string: the helper only to name the field)
         concealed = (parsed_short(concealed_text) if type(concealed_text) is str
                      and len(concealed_text) <= MEMO_LENGTH
@@ -458,8 +468,12 @@ def _parse_seat(raw: Any, k: int) -> Seat:
         t = next(t for t in flowers if not is_flower(t))
         raise RecordError(f"{TILE_NAMES[t]} is not a flower", f"{where}.flowers")
     if plain:  # (all three keys: the keys are those of the usual seat, a frozenset already)
-        return Seat(concealed, melds, flowers, False, None, 0, concealed_text, flowers_form,
-                    _plain_keys(raw))
+        seat = _new(Seat)
+        seat.__dict__.update(
+            concealed=concealed, melds=melds, flowers=flowers, ready=False, declared=None,
+            hun_discarded=0, concealed_text=concealed_text, flowers_form=flowers_form,
+            explicit=_PLAIN_SEAT_KEYS if len(raw) == 3 else _plain_keys(raw))
+        return seat
     declared = get("declared")
     if declared is not None and declared not in DECLARATIONS:
         raise RecordError(f"must be one of {', '.join(DECLARATIONS)}, got {declared!r}",
@@ -493,6 +507,24 @@ _RUNS = frozenset(p for lo in range(27) if lo % 9 <= 6
                   for p in permutations((lo, lo + 1, lo + 2)))
 
 
+def _meld_tiles() -> dict[str, tuple[Tile, ...]]:
+    """A meld's tiles as records usually write them (``"123m"``, ``"312m"``, ``"555p"``,
+    ``"EEEE"``), read without the parser: three in a row of one suit in any order, three or
+    four of a kind (about 200 texts; a test checks each against the parser)."""
+    out: dict[str, tuple[Tile, ...]] = {}
+    for t in range(NUM_KINDS):
+        name = TILE_NAMES[t]
+        for n in (3, 4):
+            out[name[0] * n + name[1:]] = (t,) * n  # "555p" ("5" * 3 + "p"), "EEE"
+        if t < 27 and t % 9 <= 6:
+            for run in permutations((t, t + 1, t + 2)):
+                out["".join([TILE_NAMES[r][0] for r in run]) + name[1]] = run
+    return out
+
+
+_MELD_TILES = _meld_tiles()
+
+
 def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise RecordError("must be an object", where)
@@ -504,11 +536,13 @@ def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
         raise RecordError(f"must be one of {', '.join(MELD_TYPES)}, got {mtype!r}",
                           f"{where}.type")
     text = get("tiles")
-    try:  # (the parser directly for a string: the helper only to name the field)
-        tiles = (parsed_short(text) if type(text) is str and len(text) <= MEMO_LENGTH
-                 else _tiles(text, where, "tiles"))
-    except TileError:
-        tiles = _tiles(text, where, "tiles")
+    tiles = _MELD_TILES.get(text) if type(text) is str else None
+    if tiles is None:
+        try:  # (the parser directly for a string: the helper only to name the field)
+            tiles = (parsed_short(text) if type(text) is str and len(text) <= MEMO_LENGTH
+                     else _tiles(text, where, "tiles"))
+        except TileError:
+            tiles = _tiles(text, where, "tiles")
     if mtype == "chow":
         if tiles not in _RUNS:
             _bad_meld_tiles(mtype, text, tiles, where)
@@ -530,7 +564,9 @@ def _parse_meld(raw: Any, seat: int, where: str) -> Meld:
         if mtype == "chow" and from_seat != (seat - 1) % 4:
             raise RecordError(f"吃 (chow) only from the 上家, seat {(seat - 1) % 4}",
                               f"{where}.from")
-    return Meld(mtype, tiles, from_seat, str(text))
+    meld = _new(Meld)
+    meld.__dict__.update(type=mtype, tiles=tiles, from_seat=from_seat, text=str(text))
+    return meld
 
 
 def _bad_meld_tiles(mtype: str, text: str, tiles: tuple[Tile, ...], where: str) -> None:
@@ -559,7 +595,10 @@ def _parse_win(raw: Any, i: int) -> Win:
     if type(seat) is not int or not 0 <= seat <= 3:
         seat = _seat_number(seat, where, "seat")
     tile_text = get("tile")
-    tile = _one_tile(tile_text, where, "tile")
+    # a tile's own name read inline (what _one_tile does first), the helper for the rest
+    tile = _TILE_NAMED.get(tile_text) if type(tile_text) is str else None
+    if tile is None:
+        tile = _one_tile(tile_text, where, "tile")
     by = get("by")
     if by not in WIN_BY:
         raise RecordError(f"must be one of {', '.join(WIN_BY)}, got {by!r}", f"{where}.by")
@@ -578,8 +617,12 @@ def _parse_win(raw: Any, i: int) -> Win:
     if raw.keys() <= _PLAIN_WIN_KEYS:  # no replacement, kong feeder or flag
         if tile >= NUM_KINDS and by != "self_draw":
             raise RecordError("a flower can only be won by self-draw (八花齐)", f"{where}.tile")
-        return Win(seat, tile, by, from_seat, None, None, False, False, False, str(tile_text),
-                   frozenset(raw))
+        win = _new(Win)
+        win.__dict__.update(
+            seat=seat, tile=tile, by=by, from_seat=from_seat, replacement=None,
+            kong_fed_by=None, first_turn=False, last_tiles=False, discarder_after_kong=False,
+            tile_text=str(tile_text), explicit=frozenset(raw))
+        return win
     replacement = get("replacement")
     if replacement is not None:
         if replacement not in REPLACEMENTS:
@@ -629,7 +672,8 @@ def _parse_context(raw: Any) -> Context:
     bao_tile: Tile | None = None
     if indicator is not None:
         texts = (("indicator", indicator),)
-        indicator = _one_tile(indicator, "context", "indicator")
+        named = _TILE_NAMED.get(indicator) if type(indicator) is str else None
+        indicator = named if named is not None else _one_tile(indicator, "context", "indicator")
         if indicator >= NUM_KINDS:
             raise RecordError("must be a playing tile, not a flower", "context.indicator")
     if bao_text is not None:
@@ -643,7 +687,11 @@ def _parse_context(raw: Any) -> Context:
     huangfan = get("huangfan", 0)
     if type(huangfan) is not int or huangfan < 0:
         huangfan = _count(huangfan, "context", "huangfan")
-    return Context(streak, dice, huangfan, indicator, bao_tile, frozenset(raw), texts)
+    context = _new(Context)
+    context.__dict__.update(huangzhuang_streak=streak, dice=dice, huangfan=huangfan,
+                            indicator=indicator, bao_tile=bao_tile, explicit=frozenset(raw),
+                            texts=texts)
+    return context
 
 
 def _check_wins(record: HandRecord) -> None:

@@ -180,3 +180,33 @@ def test_waits_with_a_ruleset_predicate() -> None:
 def test_flowers_are_not_shapes() -> None:
     with pytest.raises(TileError, match="cannot be part of a winning shape"):
         is_complete([*parse_tiles("123m456p789s111z"), 34, 34])
+
+
+def test_suit_table_lists_what_the_search_finds_in_its_order() -> None:
+    """The readings built at import (``_SUIT_READINGS``, ``_HONOR_READINGS``) are those the
+    wildcard search finds with no wildcard, in the same order, for every suit vector that
+    splits into sets (in the dots suit, so the translation of a suit's codes is checked too),
+    and for random whole hands."""
+    from scoring.engine import _SUIT0, _SUIT1, _SUIT_READINGS, _natural_readings, _standard
+
+    def searched(counts: bytes) -> list[list[int]]:
+        found: list[tuple[int, ...]] = []
+        _standard(list(counts), 0, True, [], found)
+        return [sorted(f) for f in found]
+
+    def tiles(counts: bytes) -> tuple[int, ...]:
+        return tuple(t for t, c in enumerate(counts) for _ in range(c))
+
+    assert len(_SUIT_READINGS) == len(_SUIT0) + len(_SUIT1)
+    east_pair = bytes([2, 0, 0, 0, 0, 0, 0])  # beside a vector without the pair
+    for v in _SUIT0 | _SUIT1:
+        counts = bytes(9) + v + bytes(9) + (bytes(7) if v in _SUIT1 else east_pair)
+        assert [sorted(r) for r in _natural_readings(tiles(counts))] == searched(counts), v
+    rng = random.Random(5)
+    for _ in range(300):
+        counts = counts_of(random_complete(rng))
+        ours = [sorted(r) for r in _natural_readings(tiles(counts))]
+        assert ours == searched(counts) and ours
+    for _ in range(300):  # mostly not complete
+        counts = counts_of(random_hand(rng))
+        assert [sorted(r) for r in _natural_readings(tiles(counts))] == searched(counts)

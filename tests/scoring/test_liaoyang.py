@@ -371,3 +371,45 @@ def test_hun_standing_for_a_jiqiang_kind_is_no_jiqiang() -> None:
     rec["seats"][2]["melds"] = [{"type": "chow", "tiles": "345s", "from": 1}]
     items = {i.name: i.value for i in score(rec).wins[0].items}
     assert items["鸡枪"] == 1 and items["素胡"] == 1
+
+
+def test_loser_items_from_melds_count_nothing_without_melds() -> None:
+    """The evaluator skips the loser items marked ``from_melds`` for a loser showing no melds:
+    each must then count 0, whatever the loser's role and the options."""
+    from itertools import product
+
+    from scoring.rulesets.liaoyang.facts import LoserSeat
+    from scoring.rulesets.liaoyang.fans import LOSER_FANS
+    from scoring.rulesets.liaoyang.options import LiaoyangOptions
+
+    marked = [f for f in LOSER_FANS if f.from_melds]
+    assert {f.name for f in marked} == {"大哥大", "明杠", "暗杠", "鸡枪"}
+    for flags in product((False, True), repeat=5):
+        loser = LoserSeat(1, (), *flags[:4], jiqiang=jiqiang_of(31))
+        options = LiaoyangOptions(qidui_counts_bimen=flags[4])
+        assert [f.times(loser, options) for f in marked] == [0] * len(marked)
+
+
+@pytest.mark.parametrize("melds", [
+    (),
+    (("chow", "312m", 2),),
+    (("pung", "CCC", 1), ("concealed_kong", "FFFF", None), ("chow", "789s", 2)),
+    (("concealed_kong", "1111p", None),),
+    (("exposed_kong", "PPPP", 3), ("pung", "999p", 1)),
+])
+def test_winner_hand_facts_worked_out_at_once_match_the_properties(melds: tuple[Any, ...]
+                                                                    ) -> None:
+    """``WinnerHand.of`` fills the facts in one pass; a hand built directly works each out
+    when read: they agree."""
+    from scoring.record import Meld, Win
+    from scoring.rulesets.liaoyang.facts import WinnerHand
+
+    built = tuple(Meld(t, tuple(parse_tiles(text)), frm, text) for t, text, frm in melds)
+    win = Win(0, tile_from_name("5m"), "self_draw")
+    args = (0, win, tuple(parse_tiles("55m")), built, True, tile_from_name("5m"),
+            jiqiang_of(tile_from_name("4m")))
+    eager, lazy = WinnerHand.of(*args), WinnerHand(*args)
+    names = ("physical", "hun_count", "is_open", "meld_tiles", "has_chow_meld",
+             "has_identical_meld", "laid_dragon_sets", "meld_number_suits")
+    assert all(name in vars(eager) for name in names)
+    assert [getattr(eager, n) for n in names] == [getattr(lazy, n) for n in names]

@@ -212,3 +212,40 @@ def test_at_most_four_melds() -> None:
                                  for t in ("111p", "222p", "333p", "444p", "666p")]
     with pytest.raises(RecordError, match="seat 2 shows 5 melds"):
         parse_record(data)
+
+
+def test_meld_texts_read_without_the_parser_read_as_the_parser_does() -> None:
+    """``_MELD_TILES`` (a meld's usual texts, read by one look-up) says what the parser says."""
+    from scoring.record import _MELD_TILES
+    from scoring.tiles import parse_tiles
+
+    assert len(_MELD_TILES) == 7 * 3 * 6 + 34 * 2
+    for text, tiles in _MELD_TILES.items():
+        assert tuple(parse_tiles(text)) == tiles, text
+
+
+def test_parsed_objects_hold_exactly_their_fields() -> None:
+    """The parser fills the usual records' objects through their ``__dict__`` (no
+    ``__init__``): each must hold exactly its dataclass fields and equal the object its
+    constructor builds from them, on every worked case."""
+    import dataclasses
+    import json
+    from pathlib import Path
+
+    cases = Path(__file__).resolve().parent.parent / "cases"
+    seen = 0
+    for path in sorted(cases.glob("*/*.json")):
+        if path.name.endswith(".expect.json"):
+            continue
+        try:
+            record = load_record(json.loads(path.read_text(encoding="utf-8")))
+        except RecordError:
+            continue
+        objects = [record, record.context, *record.seats, *record.wins,
+                   *(m for s in record.seats for m in s.melds)]
+        for obj in objects:
+            names = [f.name for f in dataclasses.fields(obj)]
+            assert list(vars(obj)) == names, type(obj).__name__
+            assert type(obj)(*[getattr(obj, n) for n in names]) == obj
+            seen += 1
+    assert seen > 1000

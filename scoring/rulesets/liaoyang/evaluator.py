@@ -17,14 +17,28 @@ from scoring.errors import InvalidHand
 from scoring.frozen import fast_init
 from scoring.memo import memo_table
 from scoring.rulesets.liaoyang.facts import LoserSeat, Reading, WinnerHand
-from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS
+from scoring.rulesets.liaoyang.fans import LOSER_FANS, WINNER_FANS, LoserFan, WinnerFan
 from scoring.rulesets.liaoyang.options import LiaoyangOptions
 from scoring.rulesets.liaoyang.requirements import NOT_A_SHAPE, failures, first_failure
 from scoring.settlement import Item, explained_item
 
+_new = object.__new__
 _PER_READING = tuple(f for f in WINNER_FANS if f.per_reading)
 _PER_READING_FAN = tuple(f.fan for f in _PER_READING)
-_WINNER_PLAN = tuple((f, f.per_reading, f.fan) for f in WINNER_FANS)  # read once, not per hand
+
+
+def _once(f: WinnerFan | LoserFan) -> Item:
+    """The item of ``f`` counted once, built at import (items are frozen: settlements share
+    them)."""
+    return Item(f.name, f.fan, "fan", f.note, f.note_zh)
+
+
+# read once, not per hand: each item, whether it depends on the reading, its 番, its item once
+_WINNER_PLAN = tuple((f, f.per_reading, f.fan, _once(f)) for f in WINNER_FANS)
+# a loser's item also as the settlement's details list it ("明杠 1")
+_LOSER_PLAN = tuple((f, _once(f), f"{f.name} {f.fan}") for f in LOSER_FANS)
+#: the loser items that can count for a loser showing no melds (most losers)
+_MELDLESS_LOSER_PLAN = tuple(plan for plan in _LOSER_PLAN if not plan[0].from_melds)
 
 
 @fast_init
@@ -73,12 +87,15 @@ def evaluate_winner(hand: WinnerHand, options: LiaoyangOptions) -> WinnerEvaluat
     items: list[Item] = []
     total = 0
     per_reading = iter(best_times)  # the best reading's counts, in _PER_READING's order
-    for f, per, fan in _WINNER_PLAN:
+    for f, per, fan, once in _WINNER_PLAN:
         n = next(per_reading) if per else f.times(best, options)
         if n:
-            items.append(_item(f.name, fan, n, f.note, f.note_zh))
+            items.append(once if n == 1 else _item(f.name, fan, n, f.note, f.note_zh))
             total += fan * n
-    return WinnerEvaluation(best, tuple(items), total, len(all_readings))
+    evaluation = _new(WinnerEvaluation)  # (WinnerEvaluation(...) without __init__'s frame)
+    evaluation.__dict__.update(reading=best, items=tuple(items), total=total,
+                               readings_tried=len(all_readings))
+    return evaluation
 
 
 def _closest_failure(all_readings: list[Reading]) -> str:
@@ -128,10 +145,17 @@ _LOSERS_MAX = 1024
 def _evaluate_loser(loser: LoserSeat, options: LiaoyangOptions
                     ) -> tuple[tuple[Item, ...], int, tuple[str, ...]]:
     items: list[Item] = []
+    listed: list[str] = []
     total = 0
-    for f in LOSER_FANS:
+    for f, once, once_listed in _LOSER_PLAN if loser.melds else _MELDLESS_LOSER_PLAN:
         n = f.times(loser, options)
-        if n:
-            items.append(_item(f.name, f.fan, n, f.note, f.note_zh))
+        if n == 1:
+            items.append(once)
+            listed.append(once_listed)
+            total += f.fan
+        elif n:
+            item = _item(f.name, f.fan, n, f.note, f.note_zh)
+            items.append(item)
+            listed.append(f"{item.name} {item.value}")
             total += f.fan * n
-    return tuple(items), total, tuple([f"{i.name} {i.value}" for i in items])
+    return tuple(items), total, tuple(listed)

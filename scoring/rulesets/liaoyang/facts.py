@@ -14,7 +14,7 @@ from scoring.engine import Decomposition, Group
 from scoring.frozen import fast_init
 from scoring.memo import memo_property
 from scoring.record import Meld, Win
-from scoring.tiles import Tile, is_dragon, is_terminal_or_honor, suit_of
+from scoring.tiles import Tile, is_dragon
 
 
 @fast_init
@@ -27,6 +27,35 @@ class WinnerHand:
     is_dealer: bool
     hun: Tile | None
     jiqiang: frozenset[Tile]
+
+    @classmethod
+    def of(cls, seat: int, win: Win, concealed: tuple[Tile, ...], melds: tuple[Meld, ...],
+           is_dealer: bool, hun: Tile | None, jiqiang: frozenset[Tile]) -> WinnerHand:
+        """The hand with its facts worked out at once, in one pass over the melds: scoring
+        reads every one of them (the properties below work them out for a hand built
+        directly)."""
+        hand = _new(cls)  # (cls(...) filled in one step, without __init__'s Python frame)
+        d = hand.__dict__
+        d.update(seat=seat, win=win, concealed=concealed, melds=melds, is_dealer=is_dealer,
+                 hun=hun, jiqiang=jiqiang)
+        if melds:
+            meld_tiles = tuple([t for m in melds for t in m.tiles])
+            types = [m.type for m in melds]
+            d["meld_tiles"] = meld_tiles
+            d["is_open"] = types.count("concealed_kong") < len(types)
+            d["has_chow_meld"] = "chow" in types
+            d["has_identical_meld"] = types.count("chow") < len(types)
+            d["laid_dragon_sets"] = sum([1 for m in melds if m.type != "chow"
+                                         and 31 <= m.tiles[0] < 34])
+            d["meld_number_suits"] = frozenset([m.tiles[0] // 9 for m in melds
+                                                if m.tiles[0] < 27])
+        else:
+            meld_tiles = ()
+            d.update(_NO_MELD_FACTS)
+        physical = (*concealed, *meld_tiles)
+        d["physical"] = physical
+        d["hun_count"] = physical.count(hun)
+        return hand
 
     @memo_property
     def physical(self) -> tuple[Tile, ...]:
@@ -60,17 +89,15 @@ class WinnerHand:
         return sum(1 for m in self.melds if m.is_set_of_identical and is_dragon(m.kind))
 
     @memo_property
-    def meld_suits(self) -> frozenset[int]:
-        return frozenset(suit_of(t) for t in self.meld_tiles)
-
-    @memo_property
-    def meld_has_yaojiu(self) -> bool:
-        return any(is_terminal_or_honor(t) for t in self.meld_tiles)
-
-    @memo_property
     def meld_number_suits(self) -> frozenset[int]:
         """The suits (0 万, 1 筒, 2 条) among the melds: what 三门齐 adds to a reading's."""
         return frozenset([t // 9 for m in self.melds for t in m.tiles[:1] if t < 27])
+
+
+_new = object.__new__
+_NO_MELD_FACTS = {"meld_tiles": (), "is_open": False, "has_chow_meld": False,
+                  "has_identical_meld": False, "laid_dragon_sets": 0,
+                  "meld_number_suits": frozenset()}
 
 
 class Reading:

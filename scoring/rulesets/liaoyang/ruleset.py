@@ -200,8 +200,8 @@ class LiaoyangRuleset(Ruleset):
     def _winner_hand(record: HandRecord, w: Win, hun: Tile | None,
                      jiqiang: frozenset[Tile]) -> WinnerHand:
         seat = record.seats[w.seat]
-        return WinnerHand(w.seat, w, seat.concealed, seat.melds, w.seat == record.dealer, hun,
-                          jiqiang)
+        return WinnerHand.of(w.seat, w, seat.concealed, seat.melds, w.seat == record.dealer, hun,
+                             jiqiang)
 
     @staticmethod
     def _losers(record: HandRecord, w: Win, jiqiang: frozenset[Tile]) -> list[LoserSeat]:
@@ -209,10 +209,15 @@ class LiaoyangRuleset(Ruleset):
         all_closed = all([not record.seats[k].is_open for k in seats])
         fed_by = w.from_seat if w.by != "self_draw" else None  # 点炮 (or robbed)
         after_kong = w.by == "discard" and w.discarder_after_kong
-        # LoserSeat(seat, melds, is_dealer, dealt_in, after_kong, all_losers_closed, jiqiang)
-        return [LoserSeat(k, record.seats[k].melds, k == record.dealer, fed_by == k,
-                          after_kong and w.from_seat == k, all_closed, jiqiang)
-                for k in seats]
+        losers = []
+        for k in seats:  # (each LoserSeat(...) filled in one step, without __init__'s frame)
+            loser = _new(LoserSeat)
+            loser.__dict__.update(seat=k, melds=record.seats[k].melds,
+                                  is_dealer=k == record.dealer, dealt_in=fed_by == k,
+                                  after_kong=after_kong and w.from_seat == k,
+                                  all_losers_closed=all_closed, jiqiang=jiqiang)
+            losers.append(loser)
+        return losers
 
     # ------------------------------------------------------------ table procedure
 
@@ -282,10 +287,11 @@ class LiaoyangRuleset(Ruleset):
         if not concealed:
             return False
         win = Win(seat=0, tile=concealed[-1], by="self_draw")
-        hand = WinnerHand(0, win, tuple(concealed), tuple(melds), False,
-                          hun_of(ind) if ind is not None else None,
-                          jiqiang_of(ind) if ind is not None else frozenset())
+        hand = WinnerHand.of(0, win, tuple(concealed), tuple(melds), False,
+                             hun_of(ind) if ind is not None else None,
+                             jiqiang_of(ind) if ind is not None else frozenset())
         return any(first_failure(r) is None for r in readings(hand))
 
 
+_new = object.__new__
 RULESET = LiaoyangRuleset()

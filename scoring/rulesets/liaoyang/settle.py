@@ -45,7 +45,10 @@ def pay(f_w: int, losers: list[tuple[int, int]], bao: int,
     out = []
     for seat, f_i, raw in raws:
         amount = 2 * options.di if yao else min(raw + inside, options.di)
-        out.append(LoserPayment(seat, f_i, raw, amount, 0 if options.bao_inside_cap else bao_each))
+        payment = _new(LoserPayment)  # (LoserPayment(...) without __init__'s Python frame)
+        payment.__dict__.update(seat=seat, f_i=f_i, raw=raw, fan_amount=amount,
+                                bao_amount=0 if options.bao_inside_cap else bao_each)
+        out.append(payment)
     return out, yao
 
 
@@ -69,6 +72,7 @@ def transfers_and_items(winner: int, f_w: int, payments: list[LoserPayment], yao
     return transfers, items
 
 
+_new = object.__new__
 _PAYS = tuple(f"{seat}号座位付" for seat in range(4))  # each loser's line, by seat
 
 

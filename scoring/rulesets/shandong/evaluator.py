@@ -22,6 +22,7 @@ from scoring.settlement import Item, WinScore, explained_item
 from scoring.tiles import format_tiles
 
 MAX_HUANGZHUANG_DOUBLINGS = 5
+_new = object.__new__
 
 
 @fast_init
@@ -34,6 +35,24 @@ class WinValue:
     hua: list[Item]
     base: int
     multipliers: list[Item]
+
+    @classmethod
+    def of(cls, seat: int, reading: Decomposition, melds: tuple[Meld, ...],
+           fans: tuple[Fan, ...], hua: list[Item], base: int,
+           multipliers: list[Item]) -> WinValue:
+        """The value with its sums worked out at once: :meth:`to_score` reads every one (the
+        properties below work them out for a value built directly)."""
+        value = _new(cls)  # (cls(...) filled with its sums in one step, without __init__)
+        fan = sum([f.fan for f in fans])
+        hua_total = sum([int(i.value) for i in hua])
+        multiplier = 1
+        for m in multipliers:
+            multiplier *= int(m.value)
+        value.__dict__.update(seat=seat, reading=reading, melds=melds, fans=fans, hua=hua,
+                              base=base, multipliers=multipliers, fan=fan,
+                              hua_total=hua_total, multiplier=multiplier,
+                              share=(base + hua_total) * fan * multiplier)
+        return value
 
     @memo_property
     def fan(self) -> int:
@@ -121,6 +140,5 @@ def evaluate(record: HandRecord, win: Win, options: Mapping[str, Any],
         if best is None or sum(f.fan for f in fans) > sum(f.fan for f in best[1]):
             best = (reading, fans)
     assert best is not None
-    return WinValue(seat=win.seat, reading=best[0], melds=seat.melds, fans=best[1],
-                    hua=hua_items(seat), base=options["base"],
-                    multipliers=multipliers(record, win))
+    return WinValue.of(win.seat, best[0], seat.melds, best[1], hua_items(seat), options["base"],
+                       multipliers(record, win))

@@ -10,6 +10,8 @@ from scoring.memo import memo_property
 from scoring.record import HandRecord, Meld, Win
 from scoring.tiles import SUIT_OF, Tile
 
+_new = object.__new__
+
 
 @fast_init
 @dataclass(frozen=True)
@@ -28,8 +30,15 @@ class WinFacts:
         seat = record.seats[win.seat]
         others = any([m.is_kong for k, s in enumerate(record.seats) if k != win.seat
                       for m in s.melds])
-        return cls(win=win, is_dealer=win.seat == record.dealer, concealed=seat.concealed,
-                   melds=seat.melds, reading=reading, others_kong=others)
+        # cls(...) filled in one step (no __init__ frame), with the hand's tiles and suits: the
+        # suit items read them for every reading
+        facts = _new(cls)
+        tiles = (*seat.concealed, *[t for m in seat.melds for t in m.tiles])
+        facts.__dict__.update(win=win, is_dealer=win.seat == record.dealer,
+                              concealed=seat.concealed, melds=seat.melds, reading=reading,
+                              others_kong=others, tiles=tiles,
+                              suits=frozenset(map(SUIT_OF.__getitem__, tiles)))
+        return facts
 
     @property
     def own_kong(self) -> bool:

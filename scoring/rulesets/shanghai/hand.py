@@ -16,6 +16,7 @@ from scoring.record import Context, HandRecord, Meld, Win
 from scoring.tiles import HONOR_KINDS, SUIT_OF, Tile, is_flower
 
 _HONOR_SUIT = frozenset({3})  # suit_of an honor
+_new = object.__new__
 
 
 @fast_init
@@ -33,7 +34,20 @@ class HandFacts:
     @classmethod
     def of(cls, record: HandRecord, win: Win) -> HandFacts:
         seat = record.seats[win.seat]
-        return cls(win.seat, seat.concealed, seat.melds, seat.flowers, win, record.context)
+        hand = _new(cls)  # (cls(...) filled in one step, without __init__'s Python frame)
+        # the facts every pattern looks at, worked out at once (C-level set operations; the
+        # properties below work them out for a hand built directly)
+        tiles = (*seat.concealed, *[t for m in seat.melds for t in m.tiles])
+        by_flowers = is_flower(win.tile)
+        readings = () if by_flowers else tuple(decompositions(seat.concealed, seven_pairs=False))
+        hand.__dict__.update(
+            seat=win.seat, concealed=seat.concealed, melds=seat.melds, flowers=seat.flowers,
+            win=win, context=record.context, by_flowers=by_flowers, tiles=tiles,
+            suits=frozenset(map(SUIT_OF.__getitem__, tiles)) - _HONOR_SUIT,
+            has_honors=not HONOR_KINDS.isdisjoint(tiles),
+            all_honors=bool(tiles) and HONOR_KINDS.issuperset(tiles),
+            readings=readings, has_shape=bool(readings))
+        return hand
 
     @memo_property
     def by_flowers(self) -> bool:

@@ -24,6 +24,9 @@ class WinnerFan(Fan[Reading, LiaoyangOptions]):
 
 class LoserFan(Fan[LoserSeat, LiaoyangOptions]):
     fan: ClassVar[int] = 1
+    #: counts only the loser's laid-down melds: 0 for a loser that shows none (most of them),
+    #: so the evaluator does not ask
+    from_melds: ClassVar[bool] = False
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         raise NotImplementedError

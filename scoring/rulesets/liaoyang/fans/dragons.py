@@ -24,6 +24,8 @@ class DaGeDaLoser(LoserFan):
     note = "per laid-down dragon pung or 明杠 (a dragon 暗杠 counts only as its kong)"
     note_zh = "每副摊下的中发白碰或明杠（箭牌暗杠只算杠）"
 
+    from_melds = True
+
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         melds = loser.melds
         return len([m for m in melds if m.type in ("pung", "exposed_kong", "added_kong")

@@ -41,6 +41,8 @@ class AnGangLoser(LoserFan):
     note = "per laid-down concealed kong (a dragon one counts 1 in total)"
     note_zh = "每个摊下的暗杠（箭牌暗杠共计1）"
 
+    from_melds = True
+
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         return _concealed(loser.melds)
 
@@ -49,6 +51,8 @@ class MingGangLoser(LoserFan):
     name = "明杠"
     note = "per laid-down exposed or added kong"
     note_zh = "每个摊下的明杠或补杠"
+
+    from_melds = True
 
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         return _exposed(loser.melds)

@@ -70,6 +70,8 @@ class JiQiangLoser(LoserFan):
     note = "per 鸡枪 tile in this loser's laid-down melds"
     note_zh = "此输家摊下的副露中每张鸡枪牌"
 
+    from_melds = True
+
     def times(self, loser: LoserSeat, options: LiaoyangOptions) -> int:
         melds = loser.melds
         return len([t for m in melds for t in m.tiles if t in loser.jiqiang]) if melds else 0
