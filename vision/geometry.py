@@ -592,6 +592,12 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         pond = inner[face_up[inner]]
         mine_fl = np.flatnonzero((role == "flower") & (seat == k))
         others = [v for j, v in full.items() if j != k]
+        if len(pond) and len(mine_fl):  # a "pond" tile in line beside the seat's flowers is
+            # a flower read as a suit tile: the pond lies farther in
+            inline = ((np.abs(d[pond][:, None] - d[mine_fl][None, :]) < 0.5)
+                      & (np.abs(a[pond][:, None] - a[mine_fl][None, :]) < 1.6)).any(axis=1)
+            if not inline.all():
+                pond = pond[~inline]
         if len(pond):  # the pond ends about 2.4 widths inside the wall, 5.4 inside the hand;
             # a tile nearer is a flower read as a suit tile (flowers lie 1.3 widths in front
             # of the hand) when the row is longer than a pond's and as far out as other hands

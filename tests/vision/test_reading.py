@@ -162,6 +162,20 @@ def test_a_flower_misread_as_a_suit_tile_does_not_make_the_hand_a_pond() -> None
     assert [format_tiles(m.tiles) for m in s0.melds] == ["999p", "123s"]
 
 
+def test_melds_with_no_hand_in_view_are_not_the_pond_for_a_flower_misread() -> None:
+    """A seat whose standing hand is out of view shows two melds (six tiles, a pond row's
+    length) and three flowers in front, one read as 1s: that "pond" tile lies in line beside
+    the flowers, not in the pond, so the melds are still the seat's outermost row (seen on
+    REALVAL3 table_s16_000025: the melds were read as discards)."""
+    scene = Scene(seats=[SeatSpec(flowers="f3f4f5", discards="9p5pC3s",
+                                  melds=[("pung", "555m", 0), ("chow", "345s", 0)]),
+                         *OTHER_HANDS])
+    s0 = _seat0(scene, _f4_read_as_1s(scene, 7))
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["555m", "345s"]
+    assert s0.hand == [] and format_tiles(s0.flowers) == "f3f4f5"
+    assert format_tiles(s0.discards) == "95pC3s"
+
+
 @pytest.mark.parametrize("flowers,body", [("f2f4", 13), ("f4", 12)], ids=["beside", "alone"])
 def test_a_flower_read_as_a_suit_tile_among_the_flowers_is_a_flower(flowers: str,
                                                                      body: int) -> None:
