@@ -422,7 +422,7 @@ def _search(counts: list[int], nxt: list[int], jokers: int, need_pair: bool, acc
     """Groups containing the lowest natural tile ``i`` first; several groups on the same ``i``
     come in a fixed kind order (pung, pair, chows by start), so each reading is made once.
     ``min_kind`` holds while ``i`` is still the lowest tile (no tile below it is left)."""
-    if not counts[i] if i < NUM_KINDS else False:
+    if i < NUM_KINDS and not counts[i]:
         i = nxt[i + 1]
         while i < NUM_KINDS and not counts[i]:
             i = nxt[i + 1]
@@ -621,13 +621,10 @@ def _natural_of(natural: tuple[Tile, ...], standard: bool, seven_pairs: bool,
 
 def _readings_of(counts: bytes, jokers: int, standard: bool, seven_pairs: bool,
                  four_as_two_pairs: bool) -> tuple[Decomposition, ...]:
-    """:func:`decompositions` of these natural counts and wildcards (not memoised itself:
-    :func:`_sorted_readings`, keyed on the same tiles, is)."""
-    if not jokers and max(counts, default=0) <= 4:
-        return _natural_of(tuple([t for t, c in enumerate(counts) for _ in range(c)]), standard,
-                           seven_pairs, four_as_two_pairs)
+    """:func:`decompositions` of these natural counts and wildcards, by search: what
+    :func:`_sorted_readings` (memoised, keyed on the same tiles) asks when there are wildcards
+    or more than four of a kind (only from code); without either it reads the tables."""
     out: list[Decomposition] = []
-    # wildcards, or more than four of a kind (only from code): the search
     if standard and (jokers or is_winning_counts(counts, False)):
         found: list[tuple[int, ...]] = []
         _standard(list(counts), jokers, True, [], found)

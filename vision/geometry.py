@@ -594,8 +594,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         others = [v for j, v in full.items() if j != k]
         if len(pond) and len(mine_fl):  # a "pond" tile in line beside the seat's flowers is
             # a flower read as a suit tile: the pond lies farther in
-            inline = ((np.abs(d[pond][:, None] - d[mine_fl][None, :]) < 0.5)
-                      & (np.abs(a[pond][:, None] - a[mine_fl][None, :]) < 1.6)).any(axis=1)
+            inline = _beside_flowers(pond, mine_fl, d, a)
             if not inline.all():
                 pond = pond[~inline]
         if len(pond):  # the pond ends about 2.4 widths inside the wall, 5.4 inside the hand;
@@ -642,8 +641,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             near |= (d[loose] <= row_d - 0.6) & (d[loose] >= row_d - FLOWER_BAND)
         mine = np.flatnonzero((role == "flower") & (seat == k))
         if len(mine):
-            near |= ((np.abs(d[loose][:, None] - d[mine][None, :]) < 0.5)
-                     & (np.abs(a[loose][:, None] - a[mine][None, :]) < 1.6)).any(axis=1)
+            near |= _beside_flowers(loose, mine, d, a)
         if near.any():
             for r in loose[near].tolist():
                 kind = _runner_up(dets, r, flower=True)
@@ -687,6 +685,14 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     out = dets.with_(seat=seat_out, role=role, group=group, sideways=sideways, class_id=class_id)
     return TableReading(detections=out, seats=readings, wall_stacks=int((role == "wall").sum()),
                         indicator=indicator, tile_width=global_w, corrected=corrected)
+
+
+def _beside_flowers(rows: np.ndarray, flowers: np.ndarray, d: np.ndarray, a: np.ndarray
+                    ) -> np.ndarray:
+    """(len(rows),) bool: the tile lies in line beside one of the seat's ``flowers`` (under half
+    a width off their row, 1.6 widths along it), where a flower read as a suit tile lies."""
+    return ((np.abs(d[rows][:, None] - d[flowers][None, :]) < 0.5)
+            & (np.abs(a[rows][:, None] - a[flowers][None, :]) < 1.6)).any(axis=1)
 
 
 def _read_row(dets: TileDetections, rows: np.ndarray, a: np.ndarray, along: np.ndarray,
