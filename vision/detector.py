@@ -25,6 +25,7 @@ import numpy as np
 
 from scoring.tiles import DIE_CLASS
 from vision.detections import TileDetections
+from vision.ink import weigh_ink
 from vision.labels import ClassMap, class_map, parse_names
 
 DEFAULT_THREADS = 2  # a 2-core laptop (idle threads sleep, so 2 do not lose to 1 on a busy CPU)
@@ -278,6 +279,8 @@ class Detector:
         turns: classify each tile crop in its 4 quarter turns and average (or once, 1):
             a table shows every seat's tiles its own way up. Default 4 for ``stills`` (a
             photo is read once), 1 for a stream (speed).
+        ink: weigh a crop's ink colour between ``E`` and ``F`` (:mod:`vision.ink`), when the
+            classifier names both.
     """
 
     def __init__(self, detector: str | os.PathLike[str],
@@ -287,7 +290,7 @@ class Detector:
                  max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True,
                  imgsz: int | str | None = None, stills: bool = False,
                  grey: bool = False, turns: int | None = None,
-                 backend: str | None = None) -> None:
+                 backend: str | None = None, ink: bool = True) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
         self.det = OnnxModel(detector, threads, backend)
@@ -326,6 +329,10 @@ class Detector:
                 raise ValueError(f"{self.dice.path}: not a die-face classifier (names "
                                  f"{', '.join(self.dice.names)})")
         self.conf, self.iou, self.topk, self.max_det = conf, iou, topk, max_det
+        # the classes of E and F in the classifier, where the ink's colour weighs between them
+        self._ink_pair: tuple[int, int] | None = None
+        if ink and self.cls is not None and {"E", "F"} <= set(self.cls.names):
+            self._ink_pair = (list(self.cls.names).index("E"), list(self.cls.names).index("F"))
         self.read_dice = read_dice
         self.reuse_crops = reuse_crops and not stills
         self.crops_classified = 0  # crops sent to the classifier so far (the cache's effect)
@@ -487,8 +494,10 @@ class Detector:
                     probs[row] = old_probs[j]
                     fresh[row] = False
         if fresh.any():
-            probs[fresh] = symmetric_probs([crops[i] for i in np.flatnonzero(fresh)],
-                                           self.classify_crops, self.turns)
+            todo_crops = [crops[i] for i in np.flatnonzero(fresh)]
+            probs[fresh] = symmetric_probs(todo_crops, self.classify_crops, self.turns)
+            if self._ink_pair is not None:
+                probs[fresh] = weigh_ink(todo_crops, probs[fresh], *self._ink_pair)
             self.crops_classified += int(fresh.sum())
         self._cache = (boxes, thumbs, probs)
         cmap = np.array(self.cls.classes.class_id, np.int16)

@@ -3,8 +3,8 @@ pipeline and ``mjtable watch``: the events must be exactly the generator's scrip
 
 The detector here is a labeled-truth detector (``labeled_truth.py``): it answers each frame with
 the boxes the generator labeled for it, so what is tested is everything around the models
-(capture, still-frame reuse, table geometry, stability, events, hand records). What the shipped
-models read from this video is not tested here.
+(capture, still-frame reuse, table geometry, stability, events, hand records). One test
+runs the shipped models instead.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from scoring import score
 from scoring.record import parse_record
 from tests.vision.labeled_truth import VIDEO, LabeledTruthDetector, script
 from vision.capture import VideoSource
+from vision.detector import default_models_dir
 from vision.pipeline import Pipeline
 from vision.stability import MATCH_EVENT_TYPES
 
@@ -68,6 +69,17 @@ def test_pipeline_on_the_video_gives_exactly_the_scripted_events() -> None:
     assert kinds[0] == "opened" and kinds[-1] == "ended"  # the end comes after the last frame
 
 
+def assert_watch_gives_the_script(lines: list[dict]) -> None:
+    """``mjtable watch``'s lines hold the script's match events and both hands' records."""
+    got = [{k: v for k, v in e.items() if k not in ("frame", "time")} for e in lines
+           if e["type"] in MATCH_EVENT_TYPES]
+    assert got == expected_events()
+    records = [e["record"] for e in lines if e["type"] == "record"]
+    assert len(records) == 2
+    for got_record, hand in zip(records, script()["hands"], strict=True):
+        assert same_record(got_record, hand["record"])
+
+
 def test_mjtable_watch_prints_the_scripted_events_and_records(monkeypatch, capsys) -> None:
     import vision.detector
     from ui.cli import main
@@ -77,15 +89,24 @@ def test_mjtable_watch_prints_the_scripted_events_and_records(monkeypatch, capsy
     assert main(["watch", str(VIDEO), "--ruleset", "shandong"]) == 0
     out, err = capsys.readouterr()
     lines = [json.loads(line) for line in out.splitlines()]
-    got = [{k: v for k, v in e.items() if k not in ("frame", "time")} for e in lines
-           if e["type"] in MATCH_EVENT_TYPES]
-    assert got == expected_events()
-    records = [e["record"] for e in lines if e["type"] == "record"]
-    assert len(records) == 2
-    for got_record, hand in zip(records, script()["hands"], strict=True):
-        assert same_record(got_record, hand["record"])
+    assert_watch_gives_the_script(lines)
     assert lines[-1]["type"] == "capture" and lines[-1]["kind"] == "ended"
     assert f"{script()['frames']} frames" in err
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (default_models_dir() / "detector.onnx").is_file(),
+                    reason="no shipped models")
+def test_mjtable_watch_with_the_shipped_models_gives_the_script(capsys) -> None:
+    """What a user sees: ``mjtable watch`` on the bundled video with the shipped models prints
+    the script's match events and both hands' records, every seat's tiles exactly (hand 1's
+    loser holds a pair of the held-back 發 that the classifier alone reads 東: its green ink
+    tells, ``vision.ink``)."""
+    from ui.cli import main
+
+    assert main(["watch", str(VIDEO), "--ruleset", "shandong"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert_watch_gives_the_script(lines)
 
 
 class CutVideo(VideoSource):
