@@ -64,7 +64,10 @@ CAMERA_MOVED = 25.0  # mean grey-level change of a settled picture that means a 
 SETTLE_WAIT = 1.0  # seconds of continuous motion after which the models run anyway
 CONFIRM_WAIT = 1.0  # seconds after a change during which a still picture is read again to
 #                     confirm a reading (a reading that flickers in a still picture gives up)
-REPAIR_BUDGET = 0.1  # seconds a live frame may spend looking for a legal reading
+# readings a live frame may try looking for a legal one: the repairs found on 60 held-back
+# tables took at most 100 tries, and 1,000 cost 30-60 ms here (2 cores). Counted, not timed,
+# so a reading does not depend on the machine's load.
+REPAIR_TRIES = 1000
 FRESH_WALL = 60  # wall stacks in view that mean a new wall was built (a full one has 72)
 
 
@@ -296,7 +299,7 @@ class Pipeline:
         else:
             table = read_table(dets, self.calibration, self.layout)
             fixed, _ = legal_reading(table, self.ruleset, showing_fourteen(table), self.options,
-                                     indicator=self.indicator, time_budget=REPAIR_BUDGET)
+                                     indicator=self.indicator, max_tries=REPAIR_TRIES)
             self._last_reading = (table, fixed)
         if reused and not unchanged:  # the picture changed unread: no run goes on over it
             self.stability.interrupt()

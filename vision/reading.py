@@ -9,7 +9,6 @@ from the caller or a stated assumption, listed in ``notes``.
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -30,7 +29,7 @@ from vision.geometry import (
     find_table_corners,
     read_table,
 )
-from vision.repair import Repair, finish_hand, repair, winning_test
+from vision.repair import MAX_TRIES, Repair, finish_hand, repair, winning_test
 
 
 @dataclass(frozen=True)
@@ -253,7 +252,7 @@ def showing_fourteen(reading: TableReading) -> list[int]:
 def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[int],
                   options: Mapping[str, Any] | None = None, *, indicator: Tile | None = None,
                   keep_unfinished: bool = False,
-                  time_budget: float = math.inf) -> tuple[Repair, list[int]]:
+                  max_tries: int = MAX_TRIES) -> tuple[Repair, list[int]]:
     """The most probable legal reading of ``table`` (repaired in place) with each of
     ``winners`` holding a finished hand under the ruleset, its options and the table's
     indicator (or ``indicator``, a tracked one); the one step that photos and video share.
@@ -262,10 +261,9 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     (unless ``keep_unfinished``, for a winner the caller named) and no seat is returned as
     finished. Returns the repair and the winners whose hands it finishes.
 
-    A photo's search is bounded by its tries alone (``repair.MAX_TRIES``), so the same photo
-    gives the same record whatever else the machine is doing (with a deadline in seconds, a
-    busy machine stopped it sooner, and another reading came out); the live pipeline, which
-    cannot wait, passes its own ``time_budget``.
+    Each search is bounded by the readings it tries (``max_tries``; a photo's default
+    ``repair.MAX_TRIES``), not by seconds, so the same picture gives the same record whatever
+    else the machine is doing; the live pipeline, which cannot wait, passes fewer.
     """
     ind = table.indicator if table.indicator is not None else indicator
     ctx = {"indicator": ind} if ind is not None else {}
@@ -273,22 +271,22 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     for seat in winners:
         melds = scoring_melds(table.seats[seat].melds, seat)
         must[seat] = winning_test(ruleset, melds, dict(options or {}), ctx)
-    fixed = repair(table, must, time_budget=time_budget)
+    fixed = repair(table, must, max_tries=max_tries)
     if fixed.legal or not must:
         return fixed, list(must)
     # the winners' own hands first, then the rest around them: a misread elsewhere on the
     # table (a fifth copy, a flower twice) is no reason to miss a win laid down
     trial = copy.deepcopy(table)
-    own = [finish_hand(trial, seat, test, time_budget=time_budget) for seat, test in must.items()]
+    own = [finish_hand(trial, seat, test, max_tries=max_tries) for seat, test in must.items()]
     if all(r.legal for r in own):
         keep = frozenset(r for seat in must for r in _rows_of(trial.seats[seat]))
-        rest = repair(trial, {}, time_budget=time_budget, keep=keep)
+        rest = repair(trial, {}, max_tries=max_tries, keep=keep)
         table.__dict__.update(trial.__dict__)
         return Repair(legal=rest.legal, changes=[c for r in own for c in r.changes]
                       + rest.changes, problems=rest.problems), list(must)
     if keep_unfinished:
         return fixed, []
-    return repair(table, {}, time_budget=time_budget), []
+    return repair(table, {}, max_tries=max_tries), []
 
 
 def _rows_of(seat: SeatReading) -> list[int]:

@@ -10,7 +10,6 @@ legal reading; the changed tiles are reported so the user can check them.
 from __future__ import annotations
 
 import heapq
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -131,16 +130,16 @@ def _meld_ok(meld: MeldReading, shown: list[Tile]) -> bool:
 
 
 def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]], bool]]
-           | None = None, max_changes: int = MAX_CHANGES, time_budget: float = 1.0,
+           | None = None, max_changes: int = MAX_CHANGES, max_tries: int = MAX_TRIES,
            keep: frozenset[int] = frozenset()) -> Repair:
     """The most probable legal reading; ``reading`` is updated in place when one is found.
 
     ``must_complete`` maps a seat to a test its concealed tiles must pass (a winner's hand);
     :func:`winning_test` builds one from a ruleset. The detection rows in ``keep`` keep their
-    kinds (a winner's hand already settled). The search stops after ``time_budget`` seconds
-    (a live pipeline cannot wait), reporting the reading as not repaired.
+    kinds (a winner's hand already settled). The search stops after ``max_tries`` readings
+    tried (a live pipeline cannot wait), reporting the reading as not repaired; counting tries,
+    not seconds, the same table gives the same reading however busy the machine is.
     """
-    deadline = time.perf_counter() + time_budget
     must = must_complete or {}
     first = _slots(reading)
     problems = problems_of([s.kind for s in first], first, reading, must)
@@ -160,7 +159,7 @@ def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]]
     if not problems_of(kinds, slots, reading, must):
         return _done(reading, first, kinds, problems)
     found, stopped = _search(kinds, moves, lambda k: not problems_of(k, slots, reading, must),
-                             max_changes, deadline)
+                             max_changes, max_tries)
     if found is not None:
         return _done(reading, first, found, problems)
     if stopped:
@@ -169,12 +168,11 @@ def repair(reading: TableReading, must_complete: dict[int, Callable[[list[Tile]]
 
 
 def finish_hand(reading: TableReading, seat: int, complete: Callable[[list[Tile]], bool],
-                max_changes: int = MAX_CHANGES, time_budget: float = 1.0) -> Repair:
+                max_changes: int = MAX_CHANGES, max_tries: int = MAX_TRIES) -> Repair:
     """The most probable reading of one seat's concealed tiles that ``complete`` accepts, with
     no kind more than four times among that seat's own tiles; the rest of the table is not
     asked (a misread elsewhere, a fifth copy or a flower seen twice, must not cost a shown
-    win). ``reading`` is updated in place when one is found."""
-    deadline = time.perf_counter() + time_budget
+    win). ``reading`` is updated in place when one is found (within ``max_tries``)."""
     first = [s for s in _slots(reading) if s.where[1] == seat and s.where[0] in ("hand", "meld")]
     hand = [i for i, s in enumerate(first) if s.where[0] == "hand"]
 
@@ -188,7 +186,7 @@ def finish_hand(reading: TableReading, seat: int, complete: Callable[[list[Tile]
         return Repair(legal=True)
     moves = sorted(((c, i, t) for i in hand for t, c in first[i].alternatives),
                    key=lambda m: m[0])
-    found, stopped = _search(kinds, moves, ok, max_changes, deadline)
+    found, stopped = _search(kinds, moves, ok, max_changes, max_tries)
     if found is None:
         why = f"seat {seat} does not hold a finished hand"
         return Repair(legal=False, problems=[why] + (
@@ -207,14 +205,15 @@ def _only(reading: TableReading, seat: int) -> TableReading:
 
 def _search(kinds: Sequence[Tile], moves: list[tuple[float, int, Tile]],
             ok: Callable[[list[Tile]], bool], max_changes: int,
-            deadline: float) -> tuple[list[Tile] | None, bool]:
+            max_tries: int) -> tuple[list[Tile] | None, bool]:
     """Best-first over sets of at most ``max_changes`` moves ``(cost, slot, kind)`` (sorted by
-    cost): the cheapest assignment ``ok`` accepts, and whether the search was cut short."""
+    cost): the cheapest assignment ``ok`` accepts within ``max_tries`` asked, and whether the
+    search was cut short."""
     if not moves:
         return None, False
     heap: list[tuple[float, tuple[int, ...]]] = [(moves[0][0], (0,))]
     tries = 0
-    while heap and tries < MAX_TRIES and (tries % 64 or time.perf_counter() < deadline):
+    while heap and tries < max_tries:
         cost, combo = heapq.heappop(heap)
         last = combo[-1]
         if last + 1 < len(moves):  # successors: swap the last move for the next, or add it
