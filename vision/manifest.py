@@ -44,21 +44,29 @@ def manifest_detections(manifest: dict[str, Any], min_visible: float = 0.5) -> T
 
 def bottom_seat(manifest: dict[str, Any]) -> int:
     """The seat at the bottom edge of the picture (the camera's orientation, which a user
-    states once): the seat whose objects lie most nearly straight below the table's centre, all
-    roles together (on a table turned some 30 degrees the lowest objects may be a neighbour's)."""
+    states once). Seats lie a quarter turn apart around the table, 0, 1, 2, 3 counterclockwise
+    seen from above: the turn that fits the directions from the table's centre to every seat's
+    objects, all roles together, best, and the seat it puts straight below the centre. One
+    turn for all seats, not the lowest seat alone: on a table turned some 30 degrees the lowest
+    objects may be a neighbour's, and a seat with nothing labeled (out of the picture) would
+    leave the lowest of the others to be taken for it."""
     at: dict[int, list[list[float]]] = {}
     for obj in manifest["objects"]:
         if obj.get("seat") is not None:
             x0, y0, x1, y1 = obj["xyxy"]
             at.setdefault(int(obj["seat"]), []).append([(x0 + x1) / 2, (y0 + y1) / 2])
+    if not at:
+        raise ValueError("the manifest places no object at a seat: no way to tell which seat "
+                         "is at the bottom (give 'bottom_seat')")
     mid = {k: np.mean(v, axis=0) for k, v in at.items()}
     centre = np.mean(list(mid.values()), axis=0)
-
-    def downward(k: int) -> float:
-        v = mid[k] - centre
-        return float(v[1] / max(np.hypot(*v), 1e-9))
-
-    return max(mid, key=downward)
+    # in the picture (y down) seat k lies a quarter turn clockwise of seat k - 1: turned back
+    # by k quarter turns, every seat's direction estimates seat 0's
+    zero = sum(np.exp(1j * (np.arctan2(*(v - centre)[::-1]) + k * np.pi / 2))
+               for k, v in mid.items())
+    down = np.pi / 2
+    return min(range(4), key=lambda k: abs(np.angle(np.exp(1j * (np.angle(zero)
+                                                                 - k * np.pi / 2 - down)))))
 
 
 @dataclass

@@ -209,3 +209,21 @@ def test_bottom_seat_of_a_turned_table_is_the_one_below_its_centre() -> None:
                + [obj(2, 1000 + 20 * i, 860 - 9 * i) for i in range(16)]  # bottom right
                + [obj(3, 1130 + 8 * i, 220 + 25 * i) for i in range(16)])  # right
     assert bottom_seat({"objects": objects}) == 2
+
+
+def test_bottom_seat_with_a_seat_out_of_the_picture() -> None:
+    """A start of hand with the camera over seat 2's shoulder (REALVAL3 table_s16_000078):
+    seat 2 has nothing labeled, seat 0 is across the table at the top, seats 1 and 3 at the
+    sides, both below the centre of what is labeled. The bottom is seat 2's, though it shows
+    nothing (taking the lowest seat shown, seat 1, turned every seat a quarter)."""
+    from vision.manifest import bottom_seat
+
+    def obj(seat: int, x: float, y: float) -> dict:
+        return {"seat": seat, "xyxy": [x - 10, y - 10, x + 10, y + 10]}
+
+    objects = ([obj(0, 850 + 25 * i, 139 + (i % 3) * 30) for i in range(14)]  # top
+               + [obj(1, 549 + (i % 2) * 60, 380 + 28 * i) for i in range(11)]  # left
+               + [obj(3, 1425 - (i % 2) * 60, 390 + 28 * i) for i in range(12)])  # right
+    assert bottom_seat({"objects": objects}) == 2
+    with pytest.raises(ValueError, match="no object at a seat"):
+        bottom_seat({"objects": [{"seat": None, "xyxy": [0, 0, 9, 9]}]})
