@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -83,3 +85,17 @@ def test_fit_data_without_east_or_fa_is_one_clear_error(tmp_path) -> None:
     (tmp_path / "train" / "1m").mkdir(parents=True)
     with pytest.raises(ValueError, match="no E/ or F/ crops"):
         crops_of([tmp_path / "train"])
+
+
+@pytest.mark.skipif(not (Path(__file__).resolve().parents[2] / "models" / "classifier.onnx")
+                    .is_file(), reason="no shipped models")
+def test_eval_no_ink_reads_east_and_fa_by_the_classifier_alone() -> None:
+    """``mjtable eval --no-ink`` measures what the colour adds: the same models, the ink off."""
+    from ui.cli import build_parser
+    from vision.evaluate import load_model
+
+    models = Path(__file__).resolve().parents[2] / "models"
+    names = list(load_model(models).cls.names)
+    assert load_model(models)._ink_pair == (names.index("E"), names.index("F"))
+    assert load_model(models, ink=False)._ink_pair is None
+    assert build_parser().parse_args(["eval", "--tables", "x", "--no-ink"]).no_ink

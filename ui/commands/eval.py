@@ -46,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="run our detectors at this input size instead of the automatic choice "
                         "(a --dynamic export; the reference keeps its own)")
     add_backend(p)
+    p.add_argument("--no-ink", action="store_true",
+                   help="tell E from F by the classifier alone, without the ink's colour "
+                        "(vision/ink.py): what the colour adds")
     p.add_argument("--brief", action="store_true", help="no per-class table")
     p.add_argument("--misses", type=number(int, 0, 10**9), default=10,
                    help="with --tables: how many missed seats to list (default 10; the rest "
@@ -85,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.tables}: {len(scenes)} table scenes")
         for spec, label, _ in specs:
             detector = load_model(spec, args.threads, args.imgsz, args.conf,
-                                  backend=args.backend)
+                                  backend=args.backend, ink=not args.no_ink)
             score, seconds = evaluate_tables(detector, scenes, args.ruleset)
             print(format_tables(score, label, seconds, misses=args.misses))
         return 0
@@ -100,6 +103,6 @@ def run(args: argparse.Namespace) -> int:
     for spec, label, reference in specs:
         size = None if reference else args.imgsz
         detector = load_model(spec, args.threads, size, args.conf, grey=reference,
-                              backend=args.backend)
+                              backend=args.backend, ink=not args.no_ink)
         print(format_report(evaluate(detector, data, label), per_class=not args.brief))
     return 0
