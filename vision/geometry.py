@@ -168,12 +168,15 @@ def at_edge(xyxy: np.ndarray, frame: tuple[int, int], margin: float = 3.0) -> np
 
 
 def on_table(pts: np.ndarray, edge: np.ndarray, link: float = 3.0, few: int = 12,
-             beyond: float = 1.0) -> np.ndarray:
+             beyond: float = 1.0, far_out: float = 1.3, wall_side: int = 36) -> np.ndarray:
     """Which of the tiles at ``pts`` (N, 2) (table plane, or roughly so) lie on this table: a
-    small group (fewer than ``few``) standing apart (no tile within ``link`` tile spacings),
-    cut by the picture's edge (``edge``, (N,) bool) and lying wholly ``beyond`` the radius
-    that holds 80% of all tiles is the next table's, or the floor's. A seat's own few tiles
-    (its flowers, a short row) do not touch the picture's edge, or have one nearer the centre."""
+    group standing apart (no tile within ``link`` tile spacings), cut by the picture's edge
+    (``edge``, (N,) bool) and lying wholly ``beyond`` the radius that holds 80% of all tiles,
+    is the next table's, or the floor's, when it is small (fewer than ``few``) or lies
+    ``far_out`` times that radius away and holds no more than a next table's wall side shows
+    (``wall_side``: 18 stacks of two). A seat's own few tiles (its flowers, a short row) do not
+    touch the picture's edge, or have one nearer the centre; a seat's own row cut by the edge
+    (a hand, with no wall left inside it) lies about at that radius, not far beyond it."""
     n = len(pts)
     keep = np.ones(n, bool)
     if n < few:
@@ -193,8 +196,12 @@ def on_table(pts: np.ndarray, edge: np.ndarray, link: float = 3.0, few: int = 12
             for j in np.flatnonzero(near[i] & (group < 0)):
                 group[j] = start
                 todo.append(int(j))
+    sizes = np.bincount(group, minlength=n)
+    for start in np.flatnonzero(sizes):
         members = group == start
-        if members.sum() < few and edge[members].any() and radius[members].min() > far:
+        size, nearest = int(sizes[start]), float(radius[members].min())
+        if edge[members].any() and ((size < few and nearest > far)
+                                    or (size <= wall_side and nearest > far_out * far)):
             keep[members] = False
     return keep
 
@@ -517,10 +524,12 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     towards = np.stack([seat_axes(k)[1] for k in range(4)])  # (4, 2)
     seat = np.argmax(rel @ towards.T, axis=1).astype(np.int8) if n else np.zeros(0, np.int8)
     # tile widths per seat: a tilted camera makes the near side larger than the far side
-    global_w = max(_tile_width(pos[tiles], dets.xyxy[tiles]), 1e-6)
+    # (the next table's tiles, ``away``, have their own)
+    here = tiles & ~away
+    global_w = max(_tile_width(pos[here], dets.xyxy[here]), 1e-6)
     width = np.full(4, global_w)
     for k in range(4):
-        sel = tiles & (seat == k)
+        sel = here & (seat == k)
         if sel.sum() >= 6:
             width[k] = max(_tile_width(pos[sel], dets.xyxy[sel]), 1e-6)
     w_of = width[seat] if n else np.zeros(0)

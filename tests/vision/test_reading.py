@@ -597,6 +597,29 @@ def test_tiles_of_the_next_table_at_the_picture_edge_are_left_out() -> None:
     assert [m.type for m in s3.melds] == ["exposed_kong", "concealed_kong", "pung"]
 
 
+def test_a_next_tables_whole_wall_at_the_picture_edge_is_left_out() -> None:
+    """A next table's wall along the picture's left edge, sixteen stacks of backs: more than a
+    few tiles, but a small group beside this table's (REALVAL3 table_s16_000092, where
+    thirteen such backs stretched the guessed table and seat 2's meld, flowers and pond went to
+    its neighbours). Read as ``outside``, the seats are as without it."""
+    from vision.detections import TileDetections
+    from vision.labels import BACK_CLASS
+
+    camera = np.array([[0.9, 0, 960], [0, -0.9, 540], [0, 0, 1]], float)  # 1920x1080 frame
+    dets, _ = detections(SHOWDOWN, camera)
+    plain = read_table(dets, TableCalibration.from_tiles(dets, 1920, 1080))
+    ys = np.arange(16) * 40.0 + 220
+    wall = TileDetections(
+        xyxy=np.c_[np.zeros(16), ys, np.full(16, 36.0), ys + 32].astype(np.float32),
+        confidence=np.ones(16, np.float32), class_id=np.full(16, BACK_CLASS, np.int16))
+    both = TileDetections.merge([dets, wall])
+    table = read_table(both, TableCalibration.from_tiles(both, 1920, 1080))
+    assert (table.detections.role[-16:] == "outside").all()
+    for seat, alone in zip(table.seats, plain.seats, strict=True):
+        assert (seat.hand, seat.melds, seat.flowers, seat.hidden) == (
+            alone.hand, alone.melds, alone.flowers, alone.hidden)
+
+
 def test_more_misread_copies_than_the_search_changes_still_give_the_win() -> None:
     """Five of seat 1's discards read as W, eight W on the table with the winner's three: four
     changes, more than the search's three. Each kind is brought back to its copies on its own
