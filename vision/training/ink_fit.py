@@ -70,6 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"GREEN_INK = ({a:.2f}, {b:.2f}, {c:.2f})  "
           f"# {has.sum()} of {len(crops)} training crops with colour")
 
+    ink.GREEN_INK = (a, b, c)  # the held-back crops' ink log-odds as the runtime reads them
     det = load_detector(args.models)
     assert det.cls is not None
     names = list(det.cls.names)
@@ -79,16 +80,16 @@ def main(argv: list[str] | None = None) -> None:
     top2 = np.sort(np.argsort(-probs, axis=1)[:, :2], axis=1)
     rows, inks = [], []
     for i, crop in enumerate(crops):
-        shift = ink.ink_shift(crop)
-        if shift is not None and tuple(top2[i]) == tuple(sorted((e, f))):
+        evidence = ink.green_log_odds(crop)
+        if evidence is not None and tuple(top2[i]) == tuple(sorted((e, f))):
             rows.append(i)
-            inks.append(a * shift[0] + b * shift[1] + c)
+            inks.append(evidence)
     if not rows:
         raise SystemExit("no held-back crop has E and F as its two likeliest readings")
     odds = np.log(np.maximum(probs[rows, f], 1e-6)) - np.log(np.maximum(probs[rows, e], 1e-6))
     w = logistic(np.stack([odds, np.array(inks)], axis=1), y[rows])
     print(f"INK_WEIGHT = {w[1] / w[0]:.2f}  # from {len(rows)} held-back crops read E or F")
-    ink.GREEN_INK, ink.INK_WEIGHT = (a, b, c), w[1] / w[0]
+    ink.INK_WEIGHT = w[1] / w[0]
     before = probs.argmax(axis=1)
     after = ink.weigh_ink(crops, probs, e, f).argmax(axis=1)
     truth = np.where(y == 1, f, e)
