@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from vision import ink
+from vision.detector import default_models_dir
 from vision.training.ink_fit import crops_of, logistic
 
 E, F, OTHER = 0, 1, 2
@@ -87,14 +86,14 @@ def test_fit_data_without_east_or_fa_is_one_clear_error(tmp_path) -> None:
         crops_of([tmp_path / "train"])
 
 
-@pytest.mark.skipif(not (Path(__file__).resolve().parents[2] / "models" / "classifier.onnx")
-                    .is_file(), reason="no shipped models")
+@pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
+                    reason="no shipped models")
 def test_eval_no_ink_reads_east_and_fa_by_the_classifier_alone() -> None:
     """``mjtable eval --no-ink`` measures what the colour adds: the same models, the ink off."""
     from ui.cli import build_parser
     from vision.evaluate import load_model
 
-    models = Path(__file__).resolve().parents[2] / "models"
+    models = default_models_dir()
     names = list(load_model(models).cls.names)
     assert load_model(models)._ink_pair == (names.index("E"), names.index("F"))
     assert load_model(models, ink=False)._ink_pair is None
