@@ -822,6 +822,13 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
             return None
         return MeldReading("concealed_kong", (faces,) * 4, None, None, tuple(rows),
                            len(rows) == 4)
+    if not any(back) and len(rows) == 4 and len(side) == 2:
+        # four of one kind with two tiles taken for sideways (a kong's straight tile boxed
+        # a little wide): an exposed kong, its claimed tile unsure (the first, flagged)
+        kind = _best_identical(dets, rows)
+        if kind is not None and sum(int(dets.class_id[r]) == kind for r in rows) >= 3:
+            return MeldReading("exposed_kong", (kind,) * 4, _claimed_from(seat, side[0], 4),
+                               side[0], tuple(rows), False)
     if any(back) or len(side) > 1:
         return None
     tiles = _best_meld_tiles(dets, rows)

@@ -97,6 +97,21 @@ def test_a_kong_whose_claimed_tile_is_misread_is_still_a_kong() -> None:
     assert format_tiles(s0.hand) == "55m456p444666s"
 
 
+def test_a_kong_with_a_second_tile_boxed_sideways_is_still_a_kong() -> None:
+    """A kong's straight tile boxed as wide as the claimed one (REALVAL3 table_s16_000052:
+    ``1p/ 1p 1p 1p/``): no meld shows two claimed tiles, but four of a kind at the row's end
+    are a kong, its claimed tile unsure. Before, the kong stayed in the hand."""
+    scene = Scene(seats=[SeatSpec(hand="55m456p444666s", melds=[("exposed_kong", "8888m", 2)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    wide = dets.xyxy.copy()
+    wide[14] = [764.9, 987.0, 809.3, 1019.4]  # the last 8m, boxed as the sideways one is
+    s0 = _seat0(scene, dets.with_(xyxy=wide))
+    assert [(m.type, format_tiles(m.tiles), m.certain) for m in s0.melds] == [
+        ("exposed_kong", "8888m", False)]
+    assert format_tiles(s0.hand) == "55m456p444666s"
+
+
 def test_a_concealed_kong_at_the_row_end_missing_its_last_back() -> None:
     scene = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
                                                             ("concealed_kong", "7777p", None)]),
