@@ -393,7 +393,7 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, gap: float, a: np.ndarray,
                face_up: np.ndarray) -> np.ndarray:
     """The seat's outermost row (hand and melds): from the farthest tile inward, until a gap
     of more than ``gap`` tile widths (the space before the wall or the pond). Face-up tiles
-    of a row lie side by side: of two at much the same place along it (under half a width
+    of a row lie side by side: of two at much the same place along it (under 0.6 widths
     apart), the one farther from the row's middle lies in front of it (a flower), not in it.
     (Backs may: a wall's stacks are two high.)"""
     if not len(rows):
@@ -408,7 +408,8 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, gap: float, a: np.ndarray,
         along = row[np.argsort(a[row])]
         along = along[face_up[along]]
         off = np.abs(d[along] - mid)
-        close = np.flatnonzero(np.diff(a[along]) < 0.5)
+        # neighbours lie a width apart or more (more beside a sideways tile)
+        close = np.flatnonzero(np.diff(a[along]) < 0.6)
         drop = {int(along[j + (off[j + 1] > off[j])]) for j in close}
         row = np.array([r for r in row if int(r) not in drop], dtype=rows.dtype)
     return np.sort(row)

@@ -257,6 +257,22 @@ def test_a_tile_at_a_hand_tiles_place_along_the_row_is_not_in_the_row() -> None:
     assert format_tiles(s0.hand) == "1234567m123p55s" and format_tiles(s0.flowers) == "f2f4"
 
 
+def test_a_flower_in_front_of_a_sideways_meld_tile_is_not_in_the_row() -> None:
+    """REALVAL3 table_s16_000030: an f4 read as 3s lies in front of a chow's sideways tile,
+    its centre a little over half a width along from it. Neighbours in a row lie a width
+    apart or more (more beside a sideways tile), so it is the flower, and the chow is read."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m55s", melds=[("chow", "456p", 0)],
+                                  flowers="f2f4"), *OTHER_HANDS])
+    dets = _f4_read_as_1s(scene, 13)
+    side = dets.xyxy[9]  # the chow's sideways 4p
+    middle = (side[0] + side[2]) / 2 - 18.0  # 0.55 widths along from its centre
+    dets.xyxy[13, [1, 3]] += 13.0  # toward the hand, as in the scene
+    dets.xyxy[13, [0, 2]] = [middle - 16.2, middle + 16.2]
+    s0 = _seat0(scene, dets)
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["456p"]
+    assert format_tiles(s0.hand) == "1234567m55s" and format_tiles(s0.flowers) == "f4f2"
+
+
 def test_a_hand_tile_read_as_a_flower_stays_in_the_hand() -> None:
     """A tile in line with a hand's row read as f4 (its own kind the runner-up): flowers lie in
     front of the hand, never in its row, so it is the runner-up, in the hand."""
