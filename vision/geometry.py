@@ -807,10 +807,11 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
              seat: int, at_end: bool = False) -> MeldReading | None:
     """The group as a meld, or ``None`` when it is not one (then it is part of the hand).
 
-    Two readings allow for one unseen or misread tile: a kong whose 4th tile the classifier
-    read as another kind, when that tile is the sideways (claimed) one and the other three
-    agree; and at the row's very end, a concealed kong whose last back was not found (its two
-    faces upright and read alike)."""
+    Three readings allow for one unseen, misread or misboxed tile: a kong whose 4th tile the
+    classifier read as another kind, when that tile is the sideways (claimed) one and the other
+    three agree; at the row's very end, a concealed kong whose last back was not found (its two
+    faces upright and read alike); and four of one kind with a straight tile boxed as wide as
+    the claimed one (two tiles called sideways), its claimed tile unsure."""
     if len(rows) not in (3, 4):
         return None
     back = [bool(dets.is_back[r]) for r in rows]
@@ -824,8 +825,7 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
         return MeldReading("concealed_kong", (faces,) * 4, None, None, tuple(rows),
                            len(rows) == 4)
     if not any(back) and len(rows) == 4 and len(side) == 2:
-        # four of one kind with two tiles taken for sideways (a kong's straight tile boxed
-        # a little wide): an exposed kong, its claimed tile unsure (the first, flagged)
+        # the claimed tile is taken to be the first of the two, and the meld flagged
         kind = _best_identical(dets, rows)
         if kind is not None and sum(int(dets.class_id[r]) == kind for r in rows) >= 3:
             return MeldReading("exposed_kong", (kind,) * 4, _claimed_from(seat, side[0], 4),

@@ -94,7 +94,8 @@ def test_eval_no_ink_reads_east_and_fa_by_the_classifier_alone() -> None:
     from vision.evaluate import load_model
 
     models = default_models_dir()
-    names = list(load_model(models).cls.names)
-    assert load_model(models)._ink_pair == (names.index("E"), names.index("F"))
+    shipped = load_model(models)
+    names = list(shipped.cls.names)
+    assert shipped._ink_pair == (names.index("E"), names.index("F"))
     assert load_model(models, ink=False)._ink_pair is None
     assert build_parser().parse_args(["eval", "--tables", "x", "--no-ink"]).no_ink

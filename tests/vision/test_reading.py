@@ -105,7 +105,8 @@ def test_a_kong_with_a_second_tile_boxed_sideways_is_still_a_kong() -> None:
                          SeatSpec(), SeatSpec(), SeatSpec()])
     dets, _ = detections(scene, top_down())
     wide = dets.xyxy.copy()
-    wide[14] = [764.9, 987.0, 809.3, 1019.4]  # the last 8m, boxed as the sideways one is
+    side, last = wide[13], wide[14]  # the claimed 8m (from across) and the kong's last 8m
+    wide[14] = [last[0], side[1], last[0] + side[2] - side[0], side[3]]  # boxed as side is
     s0 = _seat0(scene, dets.with_(xyxy=wide))
     assert [(m.type, format_tiles(m.tiles), m.certain) for m in s0.melds] == [
         ("exposed_kong", "8888m", False)]
