@@ -54,7 +54,7 @@ def main() -> int:
     print(f"{args.data}: {len(data)} photos named {args.prefix}*, first {data[0].image.name}")
     for label, options in policies:
         det = load_detector(args.models, threads=1, **options)
-        found = right = total = at_table = 0
+        right = at_table = 0
         by_side = np.zeros((len(bins), 2), int)  # (found, dice) by the label's short side
         for item in data:
             dets = det.detect(load_image(item.image))
@@ -62,11 +62,10 @@ def main() -> int:
             rows = np.flatnonzero(dets.is_die)
             sides = (item.gt.boxes[:, 2:] - item.gt.boxes[:, :2]).min(axis=1)
             for g, p in greedy_pairs(item.gt.boxes, dets.xyxy[rows]):
-                total += 1
-                found += p is not None
                 right += p is not None and f"die{int(dets.face[rows[p]])}" == item.gt.names[g]
                 b = int(np.searchsorted(edges, sides[g], side="right")) - 1
                 by_side[b] += (p is not None, 1)
+        found, total = by_side.sum(axis=0)
         print(f"{label}: {total} dice, {found} found, {right} read right; "
               f"{at_table} photos at {TABLE_SIZE}", flush=True)
         print("  found by short side (px): " + ", ".join(
