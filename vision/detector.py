@@ -36,11 +36,14 @@ MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is
 STRADDLING = 0.7  # share of a face-up box inside surer boxes above which it is no tile of its own
 CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
 TABLE_SIZE = 960  # detector input for a whole table: a tile ~1/40 of a frame's width -> ~24 px
-AUTO_MIN_FOUND = 3  # detections that let the automatic size choose
+AUTO_MIN_FOUND = 3  # tiles found that let the automatic size choose
 # px: median short side of the boxes found at TABLE_SIZE up to which they are whole-table tiles
 # (measured: 14-20 px in 1080p table frames; 42 px and more in 95% of close-up photos, where a
 # 960 input finds fragments of tiles far larger than the detector learned)
 AUTO_TABLE_SIDE = 30.0
+# share of a die box found at TABLE_SIZE inside the exported size's boxes below which it is a
+# die that size missed (measured: DICEMORE's far dice, not DICEREAL's pips of near ones)
+NEW_DIE_COVER = 0.3
 
 
 def default_models_dir() -> Path:
@@ -400,24 +403,44 @@ class Detector:
 
     def _choose_size(self, image: np.ndarray, dets: TileDetections,
                      conf: float) -> TileDetections:
-        """Run ``TABLE_SIZE`` too and keep it if it finds more boxes, of whole-table tile size;
-        else the exported size. Only boxes at the operating threshold count, so a call asking
-        for low scores (evaluation) chooses as ``detect`` does. In a stream the first frame
-        with enough boxes fixes the choice; stills choose each time."""
+        """Run ``TABLE_SIZE`` too and keep it if it finds more tiles, of whole-table tile size,
+        or dice the exported size missed; else the exported size.
+
+        Only boxes at the operating threshold count, so a call asking for low scores
+        (evaluation) chooses as ``detect`` does. A still of dice, where the exported size
+        finds no tiles, takes the table size for dice no box of the exported size covers and
+        whose face reads surely: at 960 a close-up die's pips (and a close-up tile's parts)
+        come back as dozens of small dice, while far dice of a few pixels are found only
+        there. In a stream the first frame with enough tiles fixes the choice; stills choose
+        each time.
+        """
         base, table = self.candidates
         large = self._find(image, table, conf)
         bar = max(conf, self.conf)
         sure, sure_large = dets[dets.confidence >= bar], large[large.confidence >= bar]
-        if len(sure_large) >= AUTO_MIN_FOUND and len(sure_large) > len(sure):
+        tiles, tiles_large = sure[~sure.is_die], sure_large[~sure_large.is_die]
+        if len(tiles_large) >= AUTO_MIN_FOUND and len(tiles_large) > len(tiles):
             scale = min(table / image.shape[0], table / image.shape[1])
-            sides = (sure_large.xyxy[:, 2:] - sure_large.xyxy[:, :2]).min(axis=1) * scale
+            sides = (tiles_large.xyxy[:, 2:] - tiles_large.xyxy[:, :2]).min(axis=1) * scale
             if float(np.median(sides)) <= AUTO_TABLE_SIDE:
                 if not self.stills:
                     self.sizes = (table,)
                 return large
+        if self.stills and len(tiles) < AUTO_MIN_FOUND \
+                and sure_large.is_die.sum() >= AUTO_MIN_FOUND:
+            # the exported size's boxes rank above all: only area none of them holds is new;
+            # a new die counts once its face is read surely (a pip or a stain is read as none)
+            xyxy = np.concatenate([sure.xyxy, sure_large.xyxy])
+            rank = np.concatenate([np.full(len(sure), 2.0), sure_large.confidence])
+            held = covered(xyxy, rank, np.arange(len(xyxy)) >= len(sure))[len(sure):]
+            new = sure_large[sure_large.is_die & (held < NEW_DIE_COVER)]
+            if len(new) >= AUTO_MIN_FOUND:
+                new = self.name(image, new)
+                if int((new.confidence >= bar).sum()) >= AUTO_MIN_FOUND:
+                    return large
         self.det.resize(base)
         self.size_used = base
-        if len(sure) >= AUTO_MIN_FOUND and not self.stills:
+        if len(tiles) >= AUTO_MIN_FOUND and not self.stills:
             self.sizes = (base,)
         return dets
 

@@ -367,6 +367,35 @@ def test_low_threshold_chooses_the_size_the_operating_one_does(tmp_path: Path) -
     assert len(det.detect(square, conf=0.01)) == 22 and det.size_used == 960
 
 
+def test_a_still_of_dice_takes_the_table_size_only_for_dice_it_alone_finds(
+        tmp_path: Path) -> None:
+    """At 960 a close-up die's pips come back as small dice: they lie inside the dice found at
+    320, which stays. Far dice that only 960 finds move a still of dice to 960, but not a
+    still of tiles (where 960 breaks tiles into die-like parts) nor a stream."""
+    die = CLASS_NAMES.index("die")
+    near = [(60, 60, 40, 40, die, 0.8), (60, 200, 40, 40, die, 0.8)]  # seen at both sizes
+    # a 960x960 photo runs 1:1 at 960 and at a third of its size at 320, where the two near
+    # dice cover 120..240 x 120..240 and 120..240 x 540..660 of the photo
+    pips = [(x, y, 12, 12, die, 0.8) for x in (160, 200) for y in (160, 200, 580, 620)]
+    far = [(500 + 60 * i, 500, 14, 14, die, 0.8) for i in range(4)]
+    image = np.zeros((960, 960, 3), np.uint8)
+
+    def still(always, only_960, name: str, stills: bool = True) -> Detector:
+        path = fixed_detector(tmp_path / name, list(CLASS_NAMES), always + only_960, size=320,
+                              dynamic=True, blind_below=960, seen_always=len(always))
+        return Detector(path, read_dice=False, stills=stills)
+
+    pipped = still(near, pips, "pips.onnx")
+    assert len(pipped.detect(image)) == 2 and pipped.size_used == 320
+    distant = still(near, far, "far.onnx")
+    assert len(distant.detect(image)) == 6 and distant.size_used == 960
+    tiles = [(200 + 50 * i, 60, 40, 56, 0, 0.8) for i in range(3)]
+    among_tiles = still(tiles + near, far, "tiles.onnx")
+    assert len(among_tiles.detect(image)) == 5 and among_tiles.size_used == 320
+    stream = still(near, far, "stream.onnx", stills=False)
+    assert len(stream.detect(image)) == 2 and stream.size_used == 320
+
+
 def test_grey_input_is_the_reference_models(tmp_path: Path) -> None:
     """``grey``: the frame turned grey, its contrast stretched, padded with black."""
     det = Detector(fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), [], size=64),
