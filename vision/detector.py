@@ -44,6 +44,8 @@ AUTO_TABLE_SIDE = 30.0
 # share of a die box found at TABLE_SIZE inside the exported size's boxes below which it is a
 # die that size missed (measured: DICEMORE's far dice, not DICEREAL's pips of near ones)
 NEW_DIE_COVER = 0.3
+# px of a whole-table frame searched again for dice at its own scale (see Detector._table_dice)
+DICE_WINDOW = 640
 
 
 def default_models_dir() -> Path:
@@ -275,7 +277,8 @@ class Detector:
         reuse_crops: a tile whose box and pixels did not change since the previous call keeps
             its classification (a still table costs only the detector).
         stills: the images are unrelated photos, not the frames of one camera: each decides
-            its own automatic size and no classification is carried from one to the next
+            its own automatic size, no classification is carried from one to the next, and
+            a whole table's dice are looked for again at the frame's own scale
             (``mjtable detect``, ``read`` and ``eval``; a video keeps its stable choice).
         grey: turn each frame grey with its contrast stretched and pad it with black, the
             input the reference ``mahjong-detector`` was trained on.
@@ -387,7 +390,45 @@ class Detector:
         dets = self._find(image, sizes[0], conf)
         if len(sizes) > 1:  # automatic size, not chosen yet (or chosen anew for each still)
             dets = self._choose_size(image, dets, conf)
+        if self.stills and self.size_used == TABLE_SIZE:
+            dets = self._table_dice(image, dets, conf)
         return dets
+
+    def _table_dice(self, image: np.ndarray, dets: TileDetections,
+                    conf: float) -> TileDetections:
+        """A whole table's dice, where the table-size pass found fewer than a roll's two: the
+        detector runs again on a window at the middle of the tiles (where dice are rolled) at
+        the frame's own scale, and its dice that no box already holds are added.
+
+        A die 16-24 px across in a 1080p frame is 8-12 px at ``TABLE_SIZE``, below what the
+        detector finds surely; at 1:1 it is the size of a close-up die. Stills only: the
+        window costs about three quarters of the table-size pass.
+        """
+        bar = max(conf, self.conf)
+        tiles = dets[~dets.is_die & (dets.confidence >= bar)]
+        side = min(DICE_WINDOW, *image.shape[:2]) // STRIDE * STRIDE
+        if (dets.is_die & (dets.confidence >= bar)).sum() >= 2 or len(tiles) < AUTO_MIN_FOUND \
+                or side < STRIDE:
+            return dets
+        middle = np.median(tiles.center, axis=0)  # a stray box does not move it
+        x0, y0 = (np.clip(np.round(middle - side / 2), 0,
+                          [image.shape[1] - side, image.shape[0] - side])).astype(int)
+        found = self._find(np.ascontiguousarray(image[y0:y0 + side, x0:x0 + side]), side, conf)
+        self.det.resize(TABLE_SIZE)
+        self.size_used = TABLE_SIZE
+        found = found[found.is_die]
+        if not len(found):
+            return dets
+        found = found.with_(xyxy=found.xyxy + np.array([x0, y0, x0, y0], np.float32))
+        # the window's dice replace the table pass's there (their boxes are the tighter), but
+        # not inside a tile the table pass found: a tile's parts can look like a die at 1:1
+        cx, cy = dets.center.T
+        kept = dets[~(dets.is_die & (cx >= x0) & (cx < x0 + side) & (cy >= y0)
+                      & (cy < y0 + side))]
+        rank = np.concatenate([np.full(len(kept), 2.0), found.confidence])
+        xyxy = np.concatenate([kept.xyxy, found.xyxy])
+        held = covered(xyxy, rank, np.arange(len(xyxy)) >= len(kept))[len(kept):]
+        return TileDetections.merge([kept, found[held < NEW_DIE_COVER]])
 
     def _find(self, image: np.ndarray, size: int, conf: float) -> TileDetections:
         self.det.resize(size)

@@ -396,6 +396,27 @@ def test_a_still_of_dice_takes_the_table_size_only_for_dice_it_alone_finds(
     assert len(stream.detect(image)) == 2 and stream.size_used == 320
 
 
+def test_a_table_still_looks_again_for_its_dice_at_the_frames_own_scale(tmp_path: Path) -> None:
+    """A whole table runs at 960, where its dice may be too small to find; a still looks again
+    in a 640-px window at the middle of the tiles, 1:1, and adds the dice found there."""
+    die = CLASS_NAMES.index("die")
+    # a 1080p frame runs as 960x544 (half size, 2 px of padding above): tiles at input y 272
+    # lie at y 540 of the frame; the dice rows, at input y 600, fall below a 960 input's
+    # picture but inside the window (x 420..1060, y 220..860 around the tiles' middle)
+    tiles = [(300 + 20 * i, 272, 10, 14, 0, 0.8) for i in range(8)]
+    dice = [(100, 600, 20, 20, die, 0.8), (140, 600, 20, 20, die, 0.8)]
+    path = fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), tiles + dice, size=320,
+                          dynamic=True, blind_below=640)
+    image = np.zeros((1080, 1920, 3), np.uint8)
+    still = Detector(path, read_dice=False, stills=True)
+    out = still.detect(image)
+    assert still.size_used == 960 and still.det.imgsz[0] == 960
+    assert out.is_tile.sum() == 8
+    np.testing.assert_allclose(out.xyxy[out.is_die], [[510, 810, 530, 830], [550, 810, 570, 830]])
+    stream = Detector(path, read_dice=False)
+    assert not stream.detect(image).is_die.any() and stream.sizes == (960,)
+
+
 def test_grey_input_is_the_reference_models(tmp_path: Path) -> None:
     """``grey``: the frame turned grey, its contrast stretched, padded with black."""
     det = Detector(fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), [], size=64),
