@@ -12,6 +12,7 @@ import pytest
 from tests.training.fakes import fake_dataset
 from ui.cli import main
 from vision.training.crops import dihedral, symmetric_probs
+from vision.training.prepare import Sample, label_names
 
 
 @pytest.fixture(scope="module")
@@ -101,3 +102,15 @@ def test_tile_crops_average_over_their_quarter_turns_only() -> None:
     assert np.allclose(symmetric_probs([crop], probs, 4), [[0.25, 0.75]])
     assert len(seen) == 4 and not any(np.array_equal(c, c[:, ::-1]) for c in seen)
     assert np.allclose(symmetric_probs([crop], probs, 1), [[1.0, 0.0]])  # as it is
+
+
+def test_a_label_the_photo_contradicts_is_fixed_only_where_it_still_reads_so() -> None:
+    image = Path("shared/dice-real/images/IMG_20191209_095954.jpg")
+    sample = Sample(image, image.with_suffix(".txt"), "g", "dice")
+    rows = np.array([[0, .5, .5, .1, .1], [1, .5, .5, .1, .1], [1, .4, .5, .1, .1]])
+    assert label_names(sample, rows) == ["die1", "die2", "die3"]
+    assert label_names(sample, rows[[0, 2, 0]]) == ["die1", "die2", "die1"]  # another row
+    rows[2, 0] = 4
+    assert label_names(sample, rows) == ["die1", "die2", "die5"]  # upstream changed: left be
+    other = Sample(Path("shared/dice-more/images/IMG_20191209_095954.jpg"), image, "g", "dice")
+    assert label_names(other, rows[[0, 1, 1]]) == ["die1", "die2", "die2"]
