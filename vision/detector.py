@@ -37,6 +37,9 @@ STRADDLING = 0.7  # share of a face-up box inside surer boxes above which it is 
 CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
 TABLE_SIZE = 960  # detector input for a whole table: a tile ~1/40 of a frame's width -> ~24 px
 AUTO_MIN_FOUND = 3  # tiles found that let the automatic size choose
+# tiles a still must show at TABLE_SIZE to be a whole table, which shows dozens (a photo of
+# dice can hold a few tile-like boxes there); a stream's first frames decide on fewer
+TABLE_MIN_TILES = 8
 # px: median short side of the boxes found at TABLE_SIZE up to which they are whole-table tiles
 # (measured: 14-20 px in 1080p table frames; 42 px and more in 95% of close-up photos, where a
 # 960 input finds fragments of tiles far larger than the detector learned)
@@ -444,8 +447,9 @@ class Detector:
 
     def _choose_size(self, image: np.ndarray, dets: TileDetections,
                      conf: float) -> TileDetections:
-        """Run ``TABLE_SIZE`` too and keep it if it finds more tiles, of whole-table tile size,
-        or dice the exported size missed; else the exported size.
+        """Run ``TABLE_SIZE`` too and keep it if it finds more tiles, of whole-table tile size
+        (a still: ``TABLE_MIN_TILES`` at least), or dice the exported size missed; else the
+        exported size.
 
         Only boxes at the operating threshold count, so a call asking for low scores
         (evaluation) chooses as ``detect`` does. A still of dice, where the exported size
@@ -460,7 +464,8 @@ class Detector:
         bar = max(conf, self.conf)
         sure, sure_large = dets[dets.confidence >= bar], large[large.confidence >= bar]
         tiles, tiles_large = sure[~sure.is_die], sure_large[~sure_large.is_die]
-        if len(tiles_large) >= AUTO_MIN_FOUND and len(tiles_large) > len(tiles):
+        least = TABLE_MIN_TILES if self.stills else AUTO_MIN_FOUND
+        if len(tiles_large) >= least and len(tiles_large) > len(tiles):
             scale = min(table / image.shape[0], table / image.shape[1])
             sides = (tiles_large.xyxy[:, 2:] - tiles_large.xyxy[:, :2]).min(axis=1) * scale
             if float(np.median(sides)) <= AUTO_TABLE_SIDE:

@@ -394,6 +394,11 @@ def test_a_still_of_dice_takes_the_table_size_only_for_dice_it_alone_finds(
     assert len(among_tiles.detect(image)) == 5 and among_tiles.size_used == 320
     stream = still(near, far, "stream.onnx", stills=False)
     assert len(stream.detect(image)) == 2 and stream.size_used == 320
+    # a few tile-like boxes at 960 do not make a photo of dice a whole table: it takes dozens
+    specks = still(near, [(500 + 30 * i, 100, 8, 10, 0, 0.8) for i in range(4)], "s.onnx")
+    assert specks.detect(image).is_die.sum() == 2 and specks.size_used == 320
+    table = still(near, [(500 + 30 * i, 100, 8, 10, 0, 0.8) for i in range(8)], "t.onnx")
+    assert table.detect(image).is_tile.sum() == 8 and table.size_used == 960
 
 
 def test_a_table_still_looks_again_for_its_dice_at_the_frames_own_scale(tmp_path: Path) -> None:
