@@ -393,7 +393,7 @@ class Detector:
         dets = self._find(image, sizes[0], conf)
         if len(sizes) > 1:  # automatic size, not chosen yet (or chosen anew for each still)
             dets = self._choose_size(image, dets, conf)
-        if self.stills and self.size_used == TABLE_SIZE:
+        if self.stills and self.size_used == TABLE_SIZE and self.det.dynamic:
             dets = self._table_dice(image, dets, conf)
         return dets
 
