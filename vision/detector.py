@@ -164,6 +164,14 @@ def covered(xyxy: np.ndarray, scores: np.ndarray, rows: np.ndarray | None = None
     return out
 
 
+def uncovered(boxes: TileDetections, by: TileDetections) -> np.ndarray:
+    """(N,) bool: the ``boxes`` less than ``NEW_DIE_COVER`` of whose area lies inside ``by``'s
+    (which rank above all) or a surer one of their own: a die that another pass missed."""
+    xyxy = np.concatenate([by.xyxy, boxes.xyxy])
+    rank = np.concatenate([np.full(len(by), 2.0), boxes.confidence])
+    return covered(xyxy, rank, np.arange(len(xyxy)) >= len(by))[len(by):] < NEW_DIE_COVER
+
+
 def grey_stretched(image: np.ndarray) -> np.ndarray:
     """A BGR frame turned grey with its contrast stretched to 0..255 (still 3 channels): the
     input the reference ``mahjong-detector`` was trained on (its own ``predict`` does this)."""
@@ -401,7 +409,7 @@ class Detector:
                     conf: float) -> TileDetections:
         """A whole table's dice, where the table-size pass found fewer than a roll's two: the
         detector runs again on a window at the middle of the tiles (where dice are rolled) at
-        the frame's own scale, and its dice that no box already holds are added.
+        the frame's own scale, and the window's dice take the place of the table pass's there.
 
         A die 16-24 px across in a 1080p frame is 8-12 px at ``TABLE_SIZE``, below what the
         detector finds surely; at 1:1 it is the size of a close-up die. Stills only: the
@@ -428,10 +436,7 @@ class Detector:
         cx, cy = dets.center.T
         kept = dets[~(dets.is_die & (cx >= x0) & (cx < x0 + side) & (cy >= y0)
                       & (cy < y0 + side))]
-        rank = np.concatenate([np.full(len(kept), 2.0), found.confidence])
-        xyxy = np.concatenate([kept.xyxy, found.xyxy])
-        held = covered(xyxy, rank, np.arange(len(xyxy)) >= len(kept))[len(kept):]
-        return TileDetections.merge([kept, found[held < NEW_DIE_COVER]])
+        return TileDetections.merge([kept, found[uncovered(found, kept)]])
 
     def _find(self, image: np.ndarray, size: int, conf: float) -> TileDetections:
         self.det.resize(size)
@@ -474,12 +479,8 @@ class Detector:
                 return large
         if self.stills and len(tiles) < AUTO_MIN_FOUND \
                 and sure_large.is_die.sum() >= AUTO_MIN_FOUND:
-            # the exported size's boxes rank above all: only area none of them holds is new;
             # a new die counts once its face is read surely (a pip or a stain is read as none)
-            xyxy = np.concatenate([sure.xyxy, sure_large.xyxy])
-            rank = np.concatenate([np.full(len(sure), 2.0), sure_large.confidence])
-            held = covered(xyxy, rank, np.arange(len(xyxy)) >= len(sure))[len(sure):]
-            new = sure_large[sure_large.is_die & (held < NEW_DIE_COVER)]
+            new = sure_large[sure_large.is_die & uncovered(sure_large, sure)]
             if len(new) >= AUTO_MIN_FOUND:
                 new = self.name(image, new)
                 if int((new.confidence >= bar).sum()) >= AUTO_MIN_FOUND:
