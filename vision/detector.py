@@ -49,6 +49,8 @@ AUTO_TABLE_SIDE = 30.0
 NEW_DIE_COVER = 0.3
 # px of a whole-table frame searched again for dice at its own scale (see Detector._table_dice)
 DICE_WINDOW = 640
+# the ways a close-up still is read (mirrored left-right, upside down): see Detector's flips
+FLIPS = ((False, False), (True, False), (False, True), (True, True))
 
 
 def default_models_dir() -> Path:
@@ -162,6 +164,36 @@ def covered(xyxy: np.ndarray, scores: np.ndarray, rows: np.ndarray | None = None
                   & (py[:, None] >= o[None, :, 1]) & (py[:, None] <= o[None, :, 3]))
         out[todo[j]] = inside.any(axis=1).mean()
     return out
+
+
+def mean_of_passes(passes: Sequence[TileDetections], iou: float) -> TileDetections:
+    """The boxes of several passes over one image as one set: surest first, a box joins the
+    surest box before it that overlaps it by ``iou`` or more and holds no box of its pass yet,
+    else starts its own; each group is its surest box (classes, faces) with the group's mean
+    corners and, as score, the sum of its scores over the number of passes."""
+    every = TileDetections.merge(list(passes))
+    if not len(every):
+        return every
+    which = np.concatenate([np.full(len(p), i) for i, p in enumerate(passes)])
+    order = np.argsort(-every.confidence, kind="stable")
+    overlap = box_iou(every.xyxy, every.xyxy)
+    heads: list[int] = []
+    members: list[list[int]] = []
+    seen = np.zeros(0, np.int64)  # per group: a bit for each pass it holds
+    for i in order:
+        bit = 1 << int(which[i])
+        fits = np.flatnonzero((overlap[i, heads] >= iou) & (seen & bit == 0)) if heads else []
+        if len(fits):
+            members[fits[0]].append(int(i))
+            seen[fits[0]] |= bit
+        else:
+            heads.append(int(i))
+            members.append([int(i)])
+            seen = np.append(seen, bit)
+    return every[np.array(heads)].with_(
+        xyxy=np.array([every.xyxy[m].mean(axis=0) for m in members], np.float32),
+        confidence=np.array([every.confidence[m].sum() / len(passes) for m in members],
+                            np.float32))
 
 
 def uncovered(boxes: TileDetections, by: TileDetections) -> np.ndarray:
@@ -298,6 +330,12 @@ class Detector:
             photo is read once), 1 for a stream (speed).
         ink: weigh a crop's ink colour between ``E`` and ``F`` (:mod:`vision.ink`), when the
             classifier names both.
+        flips: find the boxes of a photo read at a close-up size (not ``TABLE_SIZE``) four
+            ways, as it is, mirrored left-right, upside down and both, and score each box by
+            its mean over the four (0 where a way missed it): a box one way alone found
+            keeps a quarter of its score (:func:`mean_of_passes`). Default on for ``stills``
+            (a photo is read once), off for a stream (speed); a whole table's reading is
+            tuned to single boxes and reads worse so.
     """
 
     def __init__(self, detector: str | os.PathLike[str],
@@ -307,7 +345,8 @@ class Detector:
                  max_det: int = 300, read_dice: bool = True, reuse_crops: bool = True,
                  imgsz: int | str | None = None, stills: bool = False,
                  grey: bool = False, turns: int | None = None,
-                 backend: str | None = None, ink: bool = True) -> None:
+                 backend: str | None = None, ink: bool = True,
+                 flips: bool | None = None) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
         self.det = OnnxModel(detector, threads, backend)
@@ -325,6 +364,7 @@ class Detector:
         self.size_used = self.det.imgsz[0]  # the input size of the last call
         self.stills, self.grey = stills, grey
         self.turns = (4 if stills else 1) if turns is None else turns
+        self.flips = stills if flips is None else flips
         if self.turns not in (1, 4):
             raise ValueError(f"turns must be 1 or 4 (every quarter turn), got {self.turns}")
         if self.det.meta.get("task", "detect") != "detect":
@@ -398,12 +438,35 @@ class Detector:
         if self.grey:
             image = grey_stretched(image)
         sizes = self.candidates if self.stills else self.sizes
-        dets = self._find(image, sizes[0], conf)
+        # with flips, each way keeps boxes down to a share of the threshold: the mean decides
+        floor = conf / len(FLIPS) if self.flips else conf
+        dets = self._find(image, sizes[0], floor)
         if len(sizes) > 1:  # automatic size, not chosen yet (or chosen anew for each still)
             dets = self._choose_size(image, dets, conf)
-        if self.stills and self.size_used == TABLE_SIZE and self.det.dynamic:
-            dets = self._table_dice(image, dets, conf)
-        return dets
+        if self.size_used == TABLE_SIZE:
+            if self.stills and self.det.dynamic:
+                dets = self._table_dice(image, dets, conf)
+        elif self.flips:
+            dets = self._flipped(image, dets, floor, conf)
+        return dets[dets.confidence >= conf]
+
+    def _flipped(self, image: np.ndarray, plain: TileDetections, floor: float,
+                 conf: float) -> TileDetections:
+        """``plain`` (the boxes found as the image is) and those found in its mirror images,
+        mapped back, as one set scored by their mean (see ``flips``)."""
+        h, w = image.shape[:2]
+        passes = [plain]
+        for across, down in FLIPS[1:]:
+            view = image[:, ::-1] if across else image
+            view = view[::-1] if down else view
+            found = self._find(np.ascontiguousarray(view), self.size_used, floor)
+            xyxy = found.xyxy.copy()
+            if across:
+                xyxy[:, [0, 2]] = w - found.xyxy[:, [2, 0]]
+            if down:
+                xyxy[:, [1, 3]] = h - found.xyxy[:, [3, 1]]
+            passes.append(found.with_(xyxy=xyxy))
+        return mean_of_passes(passes, self.iou)
 
     def _table_dice(self, image: np.ndarray, dets: TileDetections,
                     conf: float) -> TileDetections:

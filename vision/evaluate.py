@@ -46,17 +46,18 @@ MAP_CONF = 0.01
 
 def load_model(spec: str | Path, threads: int | None = None, size: int | None = None,
                conf: float = 0.25, grey: bool = False, backend: str | None = None,
-               ink: bool = True) -> Detector:
+               ink: bool = True, flips: bool = True) -> Detector:
     """The :class:`Detector` that ``mjtable detect --models`` builds, for evaluation.
 
     ``spec``: a models folder (``detector.onnx``, with ``classifier.onnx`` and ``dice.onnx``
     when present), or ``DETECTOR[+CLASSIFIER[+DICE]]`` ONNX files. ``size``: a fixed detector
     input size instead of the automatic choice; ``conf``: the operating threshold; ``grey``:
-    the reference model's grey input; ``backend``, ``ink``: as :class:`Detector` takes them.
+    the reference model's grey input; ``backend``, ``ink``, ``flips``: as :class:`Detector`
+    takes them.
     """
     if Path(spec).is_dir():
         return load_detector(spec, conf=conf, threads=threads, imgsz=size or "auto",
-                             stills=True, grey=grey, backend=backend, ink=ink)
+                             stills=True, grey=grey, backend=backend, ink=ink, flips=flips)
     parts = str(spec).split("+")
     if len(parts) > 3:
         raise ValueError(f"{spec}: expected a models folder or DETECTOR[+CLASSIFIER[+DICE]]")
@@ -65,7 +66,8 @@ def load_model(spec: str | Path, threads: int | None = None, size: int | None = 
             raise FileNotFoundError(f"{part}: no such ONNX model")
     return Detector(parts[0], parts[1] if len(parts) > 1 else None,
                     dice=parts[2] if len(parts) == 3 else None, conf=conf, threads=threads,
-                    imgsz=size or "auto", stills=True, grey=grey, backend=backend, ink=ink)
+                    imgsz=size or "auto", stills=True, grey=grey, backend=backend, ink=ink,
+                    flips=flips)
 
 
 def named(dets: TileDetections, labels: Collection[str]) -> Detections:

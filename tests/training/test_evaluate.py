@@ -1,5 +1,7 @@
 """``mjtable eval --data``: the shipped Detector scored on a tiny labeled folder, models built
-in the test (``tests/vision/onnx_graphs.py``) so every number is known."""
+in the test (``tests/vision/onnx_graphs.py``) so every number is known.
+The built graphs ignore their input, so photos are read once (``--no-flips``, ``flips=False``):
+a mirror image's boxes would not meet the photo's."""
 
 from __future__ import annotations
 
@@ -45,7 +47,8 @@ def finds_one_1m(path: Path) -> Path:
 
 
 def test_evaluate_counts_a_missing_tile(folder: Path, tmp_path: Path) -> None:
-    report = evaluate(load_model(finds_one_1m(tmp_path / "m.onnx")), load_dataset(folder),
+    report = evaluate(load_model(finds_one_1m(tmp_path / "m.onnx"),
+                                 flips=False), load_dataset(folder),
                       label="constant")
     table = report.evaluation.ap_table()
     assert table == {"1m": (1.0, 1.0), "2m": (0.0, 0.0)}  # the duplicate is suppressed
@@ -57,15 +60,15 @@ def test_evaluate_counts_a_missing_tile(folder: Path, tmp_path: Path) -> None:
 def test_eval_command_prints_the_report(folder: Path, tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     model = finds_one_1m(tmp_path / "m.onnx")
-    assert main(["eval", str(model), "--data", str(folder), "--no-reference"]) == 0
+    assert main(["eval", "--no-flips", str(model), "--data", str(folder), "--no-reference"]) == 0
     text = capsys.readouterr().out
     assert "mAP@0.5 0.500" in text
     assert "exact tile multiset: 1/2 images (50.0%)" in text
-    assert main(["eval", str(tmp_path / "none.onnx"), "--data", str(folder),
+    assert main(["eval", "--no-flips", str(tmp_path / "none.onnx"), "--data", str(folder),
                  "--no-reference"]) == 2
     assert "none.onnx: no such ONNX model" in capsys.readouterr().err
     # a detector exported with a fixed input cannot be run at another size: said in one line
-    assert main(["eval", str(model), "--data", str(folder), "--no-reference",
+    assert main(["eval", "--no-flips", str(model), "--data", str(folder), "--no-reference",
                  "--imgsz", "960"]) == 2
     assert "fixed 64x64 input, cannot run at 960" in capsys.readouterr().err
 
@@ -76,11 +79,12 @@ def test_a_riichi_named_reference_is_scored_in_our_names(folder: Path, tmp_path:
     ours by the time they are scored."""
     ref = fixed_detector(tmp_path / "ref.onnx", ["2m", "1m", "chun"],
                          [(8, 32, 16, 16, 1, 0.9), (40, 32, 16, 16, 2, 0.8)], size=SIZE)
-    detector = load_model(ref, grey=True)
+    detector = load_model(ref, grey=True, flips=False)
     assert detector.grey and detector.stills
     report = evaluate(detector, load_dataset(folder), label="reference")
     assert report.evaluation.confusions["2m", "C"] == 1  # chun read as C, not a 2m
-    assert main(["eval", str(finds_one_1m(tmp_path / "m.onnx")), "--data", str(folder),
+    assert main(["eval", "--no-flips",
+                 str(finds_one_1m(tmp_path / "m.onnx")), "--data", str(folder),
                  "--reference", str(ref)]) == 0
     assert "== reference mahjong-detector" in capsys.readouterr().out
 
@@ -99,8 +103,8 @@ def test_two_stage_scores_its_stage_and_its_classifiers(folder: Path, tmp_path: 
     dice = centre_pixel_classifier(tmp_path / "x.onnx", dice_names)
     gt = Detections(np.array([[0, 16, 32, 48], [64, 16, 96, 48]], float), np.ones(2),
                     ["5m", "die2"])
-    two = load_model(f"{det}+{cls}")
-    three = load_model(f"{det}+{cls}+{dice}")
+    two = load_model(f"{det}+{cls}", flips=False)
+    three = load_model(f"{det}+{cls}+{dice}", flips=False)
     assert classify_boxes(two, image, gt) == ["5m", "die1"]
     assert classify_boxes(three, image, gt) == ["5m", "die2"]
     (tmp_path / "data" / "images").mkdir(parents=True)
@@ -115,6 +119,6 @@ def test_two_stage_scores_its_stage_and_its_classifiers(folder: Path, tmp_path: 
     assert report.stage.ap_table() == {"die": (1.0, 1.0), "tile": (1.0, 1.0)}
     assert report.crop_accuracy == {"tiles": (1, 1), "dice": (1, 1)}
     with pytest.raises(ValueError, match="expected a models folder or DETECTOR"):
-        load_model(f"{det}+{cls}+{dice}+{dice}")
+        load_model(f"{det}+{cls}+{dice}+{dice}", flips=False)
     with pytest.raises(FileNotFoundError, match="needs the crop classifier, but none was given"):
-        load_model(det)
+        load_model(det, flips=False)

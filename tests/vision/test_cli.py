@@ -1,4 +1,6 @@
-"""mjtable detect / read / watch: output formats and clear errors (models built in the test)."""
+"""mjtable detect / read / watch: output formats and clear errors (models built in the test).
+The built graphs ignore their input, so photos are read once (``--no-flips``, ``flips=False``):
+a mirror image's boxes would not meet the photo's."""
 
 from __future__ import annotations
 
@@ -30,7 +32,8 @@ def models(tmp_path: Path) -> Path:
 def test_detect_json_line_per_image(models: Path, tmp_path: Path, capsys) -> None:
     img = tmp_path / "a.png"
     cv2.imwrite(str(img), np.zeros((720, 1280, 3), np.uint8))
-    assert main(["detect", "--json", "--models", str(models), str(img), str(img)]) == 0
+    assert main(["detect", "--no-flips",
+                 "--json", "--models", str(models), str(img), str(img)]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 2
     out = json.loads(lines[0])
@@ -54,7 +57,8 @@ def test_detect_decides_each_photos_size(tmp_path: Path, capsys) -> None:
     square, wide = tmp_path / "square.png", tmp_path / "wide.png"
     cv2.imwrite(str(square), np.zeros((960, 960, 3), np.uint8))
     cv2.imwrite(str(wide), np.zeros((1080, 1920, 3), np.uint8))
-    argv = ["detect", "--json", "--models", str(folder), str(square), str(wide), str(square)]
+    argv = ["detect", "--no-flips",
+            "--json", "--models", str(folder), str(square), str(wide), str(square)]
     assert main(argv) == 0
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert [len(x["detections"]) for x in lines] == [12, 4, 12]
@@ -63,7 +67,8 @@ def test_detect_decides_each_photos_size(tmp_path: Path, capsys) -> None:
 def test_detect_conf_filters(models: Path, tmp_path: Path, capsys) -> None:
     img = tmp_path / "a.png"
     cv2.imwrite(str(img), np.zeros((640, 640, 3), np.uint8))
-    assert main(["detect", "--json", "--conf", "0.85", "--models", str(models), str(img)]) == 0
+    assert main(["detect", "--no-flips",
+                 "--json", "--conf", "0.85", "--models", str(models), str(img)]) == 0
     assert [d["label"] for d in json.loads(capsys.readouterr().out)["detections"]] == ["5p"]
 
 
@@ -111,7 +116,8 @@ def test_backend_choice(models: Path, tmp_path: Path, capsys,
     cv2.imwrite(str(img), np.zeros((720, 1280, 3), np.uint8))
     outs = []
     for backend in ("onnxruntime", "openvino") if openvino_installed() else ("onnxruntime",):
-        assert main(["detect", "--json", "--backend", backend, "--models", str(models),
+        assert main(["detect", "--no-flips",
+                     "--json", "--backend", backend, "--models", str(models),
                      str(img)]) == 0
         outs.append(json.loads(capsys.readouterr().out))
     assert all(o == outs[0] for o in outs) and len(outs[0]["detections"]) == 2

@@ -12,7 +12,7 @@ import pytest
 from scoring.tiles import CLASS_NAMES, TILE_NAMES
 from tests.vision.onnx_graphs import centre_pixel_classifier, fixed_detector, red_for_class
 from vision.detections import TileDetections
-from vision.detector import Detector, covered, letterbox, load_detector, nms
+from vision.detector import Detector, covered, letterbox, load_detector, mean_of_passes, nms
 from vision.labels import BACK_CLASS, name_to_class
 
 CLS_NAMES = [*TILE_NAMES, *(f"die{k}" for k in range(1, 7))]
@@ -340,7 +340,8 @@ def test_stills_choose_their_size_each_a_stream_keeps_its_first(tmp_path: Path) 
 
     path = photo_scale_detector(tmp_path / "d.onnx", list(CLASS_NAMES))
     square, wide = np.zeros((960, 960, 3), np.uint8), np.zeros((1080, 1920, 3), np.uint8)
-    stills = Detector(path, read_dice=False, stills=True)
+    # flips off: the graph ignores its input, so a mirrored photo's boxes would not meet
+    stills = Detector(path, read_dice=False, stills=True, flips=False)
     found = []
     for image in (square, wide, square, wide):
         found.append((len(stills.detect(image)), stills.size_used))
@@ -360,7 +361,7 @@ def test_low_threshold_chooses_the_size_the_operating_one_does(tmp_path: Path) -
     from tests.vision.onnx_graphs import photo_scale_detector
 
     path = photo_scale_detector(tmp_path / "d.onnx", list(CLASS_NAMES))
-    det = Detector(path, read_dice=False, stills=True)
+    det = Detector(path, read_dice=False, stills=True, flips=False)
     wide = np.zeros((1080, 1920, 3), np.uint8)
     assert len(det.detect(wide, conf=0.01)) == 4 and det.size_used == 320
     square = np.zeros((960, 960, 3), np.uint8)
@@ -383,7 +384,7 @@ def test_a_still_of_dice_takes_the_table_size_only_for_dice_it_alone_finds(
     def still(always, only_960, name: str, stills: bool = True) -> Detector:
         path = fixed_detector(tmp_path / name, list(CLASS_NAMES), always + only_960, size=320,
                               dynamic=True, blind_below=960, seen_always=len(always))
-        return Detector(path, read_dice=False, stills=stills)
+        return Detector(path, read_dice=False, stills=stills, flips=False)
 
     pipped = still(near, pips, "pips.onnx")
     assert len(pipped.detect(image)) == 2 and pipped.size_used == 320
@@ -423,6 +424,39 @@ def test_a_table_still_looks_again_for_its_dice_at_the_frames_own_scale(tmp_path
     # a model exported with a fixed 960 input cannot run the window: the table pass stands
     fixed = fixed_detector(tmp_path / "f.onnx", list(CLASS_NAMES), tiles, size=960)
     assert Detector(fixed, read_dice=False, stills=True).detect(image).is_tile.sum() == 8
+
+
+def test_a_close_up_still_scores_each_box_by_its_mean_over_four_mirror_images(
+        tmp_path: Path) -> None:
+    """The graph ignores its input, so a box in the middle of a square photo lies in the same
+    place in all four mirror images (its score stays), one off the middle in four places, each
+    found one way only (a quarter of its score, under the threshold)."""
+    rows = [(160, 160, 40, 56, 0, 0.8), (60, 60, 40, 56, 0, 0.8)]
+    path = fixed_detector(tmp_path / "d.onnx", list(CLASS_NAMES), rows, size=320)
+    image = np.zeros((320, 320, 3), np.uint8)
+    still = Detector(path, read_dice=False, stills=True)
+    assert still.flips and not Detector(path, read_dice=False).flips
+    out = still.detect(image)
+    np.testing.assert_allclose(out.xyxy, [[140, 132, 180, 188]])
+    np.testing.assert_allclose(out.confidence, [0.8], rtol=1e-6)
+    low = still.detect(image, conf=0.1)  # evaluation's low threshold keeps all four quarters
+    assert len(low) == 5 and sorted(np.round(low.confidence, 2)) == [0.2] * 4 + [0.8]
+    assert len(Detector(path, read_dice=False, stills=True, flips=False).detect(image)) == 2
+
+
+def test_mean_of_passes_groups_one_box_a_pass() -> None:
+    def boxes(*rows: tuple[float, ...]) -> TileDetections:
+        a = np.array(rows, np.float32).reshape(-1, 5)
+        return TileDetections(xyxy=a[:, :4], confidence=a[:, 4],
+                              class_id=np.zeros(len(a), np.int16))
+
+    one = boxes((0, 0, 10, 10, 0.9), (2, 0, 12, 10, 0.5))  # two boxes of one pass overlap
+    two = boxes((1, 0, 11, 10, 0.7), (50, 50, 60, 60, 0.6))
+    out = mean_of_passes([one, two], 0.5)
+    order = np.argsort(-out.confidence)
+    np.testing.assert_allclose(out.confidence[order], [0.8, 0.3, 0.25])
+    np.testing.assert_allclose(out.xyxy[order[0]], [0.5, 0, 10.5, 10])
+    assert len(mean_of_passes([boxes(), boxes()], 0.5)) == 0
 
 
 def test_grey_input_is_the_reference_models(tmp_path: Path) -> None:

@@ -1,5 +1,7 @@
 """``mjtable eval`` runs what ``mjtable detect`` runs, and ``eval --tables`` reads scenes with
-known answers as ``mjtable read`` does (models built in the test from the scenes' manifests)."""
+known answers as ``mjtable read`` does (models built in the test from the scenes' manifests).
+The built graphs ignore their input, so photos are read once (``--no-flips``, ``flips=False``):
+a mirror image's boxes would not meet the photo's."""
 
 from __future__ import annotations
 
@@ -39,9 +41,9 @@ def test_eval_runs_what_detect_runs(tmp_path: Path, capsys) -> None:
         photos.append(tmp_path / "data" / "images" / f"{name}.png")
         cv2.imwrite(str(photos[-1]), np.zeros((*shape, 3), np.uint8))
         (tmp_path / "data" / "labels" / f"{name}.txt").write_text("")
-    assert main(["detect", "--json", "--models", str(models), *map(str, photos)]) == 0
+    assert main(["detect", "--no-flips", "--json", "--models", str(models), *map(str, photos)]) == 0
     shown = [json.loads(x)["detections"] for x in capsys.readouterr().out.splitlines()]
-    detector = load_model(models)
+    detector = load_model(models, flips=False)
     ours = []
     for path in photos:
         dets = detector.detect(load_image(path), conf=0.01)  # as evaluate() asks
@@ -104,7 +106,7 @@ def test_eval_tables_on_scenes_with_known_answers(tables, capsys) -> None:
     folder, models, faces = tables
     scenes = load_scenes(folder)
     assert [s.manifest["name"] for s in scenes] == ["relabeled", "right"]
-    score, _ = evaluate_tables(load_model(models), scenes)
+    score, _ = evaluate_tables(load_model(models, flips=False), scenes)
     assert score.scenes == 2
     assert score.seats == [7, 8]  # every seat right in "right"; the winner's seat not in the other
     assert score.winners == [1, 2]
@@ -113,14 +115,14 @@ def test_eval_tables_on_scenes_with_known_answers(tables, capsys) -> None:
     assert score.confusions == {("6m", "7m"): 1}
     assert score.dice == [3, 4] and score.rolls == [1, 2]
     assert score.backs == [56, 56] and score.back_boxes == 56 and score.hidden == [0, 0]
-    assert main(["eval", str(models), "--tables", str(folder)]) == 0
+    assert main(["eval", "--no-flips", str(models), "--tables", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "seats whose face-up tiles (hand, melds, flowers) are exactly right: 7/8 (87.5%)" in out
     assert "winner's hand exactly right (recorded as the win): 1/2 (50.0%)" in out
     assert f"{2 * faces - 2}/{2 * faces}" in out and "1 given to the wrong seat" in out
     assert "top confusions (true -> read: count): 6m->7m: 1" in out
     assert "relabeled winner seat 2: recorded a win by seat 2, " in out
-    assert main(["eval", str(models), "--tables", str(folder), "--misses", "0"]) == 0
+    assert main(["eval", "--no-flips", str(models), "--tables", str(folder), "--misses", "0"]) == 0
     out = capsys.readouterr().out
     assert "  miss: " not in out and f"  ... {len(score.misses)} more misses" in out
 
@@ -158,7 +160,8 @@ def test_eval_tables_counts_backs_and_hidden_hands_apart(tmp_path: Path) -> None
         shutil.copy(SAMPLES / "table_0.jpg", folder / f"{name}.jpg")
     backs = sum(1 for o in manifest["objects"]
                 if o["tile"] == "back" and o.get("visible", 1.0) >= 0.5)
-    score, _ = evaluate_tables(load_model(perfect_models(manifest, tmp_path / "models")),
+    score, _ = evaluate_tables(load_model(perfect_models(manifest, tmp_path / "models"),
+                                          flips=False),
                                load_scenes(folder))
     assert score.hidden == [7, 8]  # seat 1 of the second scene shows one more than labeled
     assert score.backs == [2 * backs - 1, 2 * backs - 1] and score.back_boxes == 2 * backs
@@ -188,7 +191,7 @@ def test_eval_tables_reads_a_saved_example(tmp_path: Path) -> None:
                                 confirmed)
     assert winner_of(manifest) == 2 and manifest["game"]["ruleset"] == "shandong"
     save_example(tmp_path / "examples", image, manifest, name="showdown")
-    score, _ = evaluate_tables(load_model(perfect_models(truth, tmp_path / "models")),
+    score, _ = evaluate_tables(load_model(perfect_models(truth, tmp_path / "models"), flips=False),
                                load_scenes(tmp_path / "examples"), ruleset="shanghai")
     assert score.winners == [1, 1] and score.seats == [4, 4] and score.rolls == [1, 1]
     checked = sum(1 for o in manifest["objects"] if o["checked"])

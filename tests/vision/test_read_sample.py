@@ -3,6 +3,8 @@ table geometry -> hand record, checked against the scene's manifest.
 
 The model is built here and outputs the manifest's boxes (a perfect detector), so what is tested
 is everything after the network, through the real command line.
+It ignores its input, so the photo is read once (``--no-flips``): a mirror image's boxes
+would not meet the photo's.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ def perfect_model(manifest: dict, folder: Path) -> Path:
 def test_read_a_showdown_photo(tmp_path: Path, capsys) -> None:
     manifest = json.loads((SAMPLES / "table_2.json").read_text())
     models = perfect_model(manifest, tmp_path / "models")
-    argv = ["read", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--models",
+    argv = ["read", "--no-flips", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--models",
             str(models), "--bottom-seat", "0", "--dealer", str(manifest["game"]["dealer"])]
     assert main(argv) == 0
     out = capsys.readouterr()
@@ -54,7 +56,8 @@ def test_read_a_showdown_photo(tmp_path: Path, capsys) -> None:
 
 def test_details_carry_the_dice_even_when_they_make_no_roll(tmp_path: Path, capsys) -> None:
     manifest = json.loads((SAMPLES / "table_2.json").read_text())
-    argv = ["read", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--details"]
+    argv = ["read", "--no-flips",
+            str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--details"]
     assert main([*argv, "--models", str(perfect_model(manifest, tmp_path / "both"))]) == 0
     dice = json.loads(capsys.readouterr().out)["dice"]
     assert sorted(dice["faces"]) == sorted(manifest["dice"]) and dice["total"] == 3
@@ -69,7 +72,7 @@ def test_read_with_a_winner_who_does_not_hold_a_winning_hand_says_why(tmp_path: 
                                                                       capsys) -> None:
     manifest = json.loads((SAMPLES / "table_2.json").read_text())
     models = perfect_model(manifest, tmp_path / "models")
-    argv = ["read", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--models",
+    argv = ["read", "--no-flips", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--models",
             str(models), "--bottom-seat", "0", "--winner", "0"]
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -81,7 +84,8 @@ def test_read_a_table_in_play_gives_a_valid_draw_record(name: str, tmp_path: Pat
                                                         capsys) -> None:
     manifest = json.loads((SAMPLES / f"{name}.json").read_text())
     models = perfect_model(manifest, tmp_path / "models")
-    assert main(["read", str(SAMPLES / f"{name}.jpg"), "--ruleset", "shandong", "--models",
+    assert main(["read", "--no-flips",
+                 str(SAMPLES / f"{name}.jpg"), "--ruleset", "shandong", "--models",
                  str(models)]) == 0
     record = parse_record(json.loads(capsys.readouterr().out))
     assert record.outcome == "draw"
@@ -95,7 +99,7 @@ def test_read_with_a_saved_calibration(tmp_path: Path, capsys) -> None:
     models = perfect_model(manifest, tmp_path / "models")
     bad = tmp_path / "bad.json"
     bad.write_text('{"corners": [[0, 0]]}')
-    argv = ["read", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--models",
+    argv = ["read", "--no-flips", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai", "--models",
             str(models)]
     assert main([*argv, "--calibration", str(bad)]) == 2
     assert "bad.json: not a usable calibration" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ui.commands._numbers import CONFIDENCE, THREADS
-from ui.commands.read import add_backend, add_detect_size
+from ui.commands.read import add_backend, add_detect_size, add_flips
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(and classifier.onnx, dice.onnx); default: the shipped models")
     add_detect_size(p)
     add_backend(p)
+    add_flips(p)
     p.add_argument("--threads", type=THREADS, default=None,
                    help="CPU threads (default 2, or $MJTABLE_THREADS)")
     p.set_defaults(func=run)
@@ -49,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
 
     # unrelated photos: each decides its own input size (a video keeps one, see watch)
     detector = load_detector(args.models, conf=args.conf, threads=args.threads,
-                              imgsz=args.detect_size, stills=True, backend=args.backend)
+                              imgsz=args.detect_size, stills=True, backend=args.backend,
+                              flips=not args.no_flips)
     failed = 0
     for path in args.images:
         try:

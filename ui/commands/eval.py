@@ -7,7 +7,7 @@ from pathlib import Path
 
 from scoring.rulesets.registry import default_ruleset, help_text
 from ui.commands._numbers import CONFIDENCE, PIXELS, THREADS, number
-from ui.commands.read import add_backend
+from ui.commands.read import add_backend, add_flips
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="run our detectors at this input size instead of the automatic choice "
                         "(a --dynamic export; the reference keeps its own)")
     add_backend(p)
+    add_flips(p)
     p.add_argument("--no-ink", action="store_true",
                    help="tell E from F by the classifier alone, without the ink's colour "
                         "(vision/ink.py): what the colour adds")
@@ -88,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.tables}: {len(scenes)} table scenes")
         for spec, label, _ in specs:
             detector = load_model(spec, args.threads, args.imgsz, args.conf,
-                                  backend=args.backend, ink=not args.no_ink)
+                                  backend=args.backend, ink=not args.no_ink,
+                                  flips=not args.no_flips)
             score, seconds = evaluate_tables(detector, scenes, args.ruleset)
             print(format_tables(score, label, seconds, misses=args.misses))
         return 0
@@ -103,6 +105,6 @@ def run(args: argparse.Namespace) -> int:
     for spec, label, reference in specs:
         size = None if reference else args.imgsz
         detector = load_model(spec, args.threads, size, args.conf, grey=reference,
-                              backend=args.backend, ink=not args.no_ink)
+                              backend=args.backend, ink=not args.no_ink, flips=not args.no_flips)
         print(format_report(evaluate(detector, data, label), per_class=not args.brief))
     return 0
