@@ -45,14 +45,10 @@ def main() -> int:
         missed = sum(p is None for _, p in pairs)
         misread = sum(p is not None and names[p] != truth[g] for g, p in pairs)
         extra = len(found) - sum(p is not None for _, p in pairs)
-        if not (missed or misread or extra):
-            kinds["exact"] += 1
-            continue
-        what = [f"{n} {label}" for n, label in ((missed, "missed"), (misread, "misread"),
-                                                (extra, "extra")) if n]
-        kinds["only extra boxes" if what == [f"{extra} extra"] else
-              "only misread" if what == [f"{misread} misread"] else
-              "only missed" if what == [f"{missed} missed"] else "more than one cause"] += 1
+        causes = [label for n, label in ((missed, "missed"), (misread, "misread"),
+                                         (extra, "extra boxes")) if n]
+        kinds["exact" if not causes else f"only {causes[0]}" if len(causes) == 1
+              else "more than one cause"] += 1
     total = sum(kinds.values())
     print(f"{args.data}: {total} photos of tiles")
     for kind, n in kinds.most_common():

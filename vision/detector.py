@@ -447,11 +447,12 @@ class Detector:
             if self.stills and self.det.dynamic:
                 dets = self._table_dice(image, dets, conf)
         elif self.flips:
-            dets = self._flipped(image, dets, floor, conf)
-        return dets[dets.confidence >= conf]
+            dets = self._flipped(image, dets, floor)
+        # only a mean over the ways can fall under the threshold (a stream reads once)
+        return dets[dets.confidence >= conf] if floor < conf else dets
 
-    def _flipped(self, image: np.ndarray, plain: TileDetections, floor: float,
-                 conf: float) -> TileDetections:
+    def _flipped(self, image: np.ndarray, plain: TileDetections,
+                 floor: float) -> TileDetections:
         """``plain`` (the boxes found as the image is) and those found in its mirror images,
         mapped back, as one set scored by their mean (see ``flips``)."""
         h, w = image.shape[:2]
