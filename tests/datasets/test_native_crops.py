@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from datasets.native_crops import boxes_in_window, window_origins, write_crops
+from datasets.native_crops import (
+    boxes_in_window,
+    window_origins,
+    write_crops,
+    write_photo_crops,
+)
 from datasets.yolo import read_groups, read_labels, read_names
 from tests.datasets.conftest import needs_art
 from ui.cli import main
@@ -127,3 +133,49 @@ def test_tile_faces_file_each_face_up_tile_under_its_kind(tmp_path: Path) -> Non
         assert {c.parent.parent.name for c in mine} == {split}
     with pytest.raises(ValueError, match="unknown crop subject"):
         write_scene_faces(tmp_path / "x", 1, what="walls", progress=False)
+
+
+def _labeled_photo(folder: Path, split: str, name: str, box: tuple[int, int, int, int]) -> None:
+    """A 640x480 grey photo with one die box painted white, labeled as a die."""
+    image = np.full((480, 640, 3), 90, np.uint8)
+    x0, y0, x1, y1 = box
+    image[y0:y1, x0:x1] = 255
+    (folder / "images" / split).mkdir(parents=True, exist_ok=True)
+    (folder / "labels" / split).mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / "images" / split / f"{name}.png"), image)
+    (folder / "labels" / split / f"{name}.txt").write_text(
+        f"2 {(x0 + x1) / 1280:.6f} {(y0 + y1) / 960:.6f} {(x1 - x0) / 640:.6f} "
+        f"{(y1 - y0) / 480:.6f}\n")
+
+
+def test_photo_crops_keep_the_photo_scale_and_fold(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    source, out = tmp_path / "photos", tmp_path / "windows"
+    _labeled_photo(source, "train", "far", (500, 400, 512, 412))  # a 12-px die
+    _labeled_photo(source, "val", "held", (40, 40, 100, 100))
+    assert main(["dataset", "photo-crops", str(source), "--out", str(out), "--per-photo", "3",
+                 "--workers", "1", "--quiet"]) == 0
+    assert "6 windows from 2 photos" in capsys.readouterr().out
+    assert len(list((out / "images" / "train").glob("far_w*.jpg"))) == 3
+    assert all(p.name.startswith("held_w") for p in (out / "images" / "val").glob("*"))
+    assert len(list((out / "images" / "val").glob("held_w*.jpg"))) == 3
+    for window in (out / "images" / "train").glob("far_w*.jpg"):
+        crop = cv2.imread(str(window))
+        assert crop.shape == (320, 320, 3)  # cut, never shrunk
+        (box,) = read_labels(out / "labels" / "train" / f"{window.stem}.txt")
+        assert box.cls == 2 and box.w * 320 == pytest.approx(12, abs=0.01)
+        cx, cy = round(box.cx * 320), round(box.cy * 320)
+        assert crop[cy, cx].mean() > 240  # the label lies on the die's pixels
+    assert {(group, split) for _, group, split in read_groups(out)} == {("far", "train"),
+                                                                        ("held", "val")}
+    assert read_names(out) == ["tile_face", "tile_back", "die"]
+
+
+def test_photo_crops_name_an_unreadable_photo(tmp_path: Path) -> None:
+    source = tmp_path / "photos"
+    (source / "images" / "train").mkdir(parents=True)
+    (source / "images" / "train" / "bad.jpg").write_bytes(b"not a jpeg")
+    with pytest.raises(ValueError, match=r"bad\.jpg: not an image"):
+        write_photo_crops(source, tmp_path / "out", progress=False)
+    with pytest.raises(ValueError, match="no images"):
+        write_photo_crops(tmp_path / "empty", tmp_path / "out2", progress=False)

@@ -111,6 +111,21 @@ def register_more(sub: argparse._SubParsersAction) -> None:
                          "straight down, as a live camera sees play")
     cr.set_defaults(func=_crops)
 
+    pc = sub.add_parser("photo-crops", help="detector training windows cut at native scale "
+                        "from the labeled photos of a detector folder (e.g. prepare's "
+                        "detector/), each in its photo's fold")
+    pc.add_argument("source", type=Path, help="detector folder with images/ and labels/")
+    pc.add_argument("--out", type=Path, required=True, help="detector folder to write")
+    pc.add_argument("--window", type=PIXELS, default=320, help="window side in px (default 320)")
+    pc.add_argument("--per-photo", type=number(int, 1, 1000), default=2,
+                    help="windows per photo, each around a random labeled object (default 2)")
+    pc.add_argument("--seed", type=SEED, default=0, help="seed; same seed, same windows")
+    pc.add_argument("--workers", type=THREADS, default=max(1, (os.cpu_count() or 1)),
+                    help="parallel processes (default: all cores)")
+    pc.add_argument("--overwrite", action="store_true", help="replace an existing dataset")
+    pc.add_argument("--quiet", action="store_true", help="no progress line")
+    pc.set_defaults(func=_photo_crops)
+
     for name, what, about, scenes_help, flag, default, each in (
             ("tile-faces", "tiles", "tile classifier crops (train|val/1m..f8) of the face-up "
              "tiles", "~60 face-up tiles each", "--per-tile", 1, "face-up tile"),
@@ -180,6 +195,15 @@ def _crops(args: argparse.Namespace) -> int:
                       workers=args.workers, styles=args.style, also=tuple(args.also),
                       overwrite=args.overwrite, progress=not args.quiet,
                       sequence=args.sequence))
+    return 0
+
+
+def _photo_crops(args: argparse.Namespace) -> int:
+    from datasets.native_crops import write_photo_crops
+
+    print(write_photo_crops(args.source, args.out, seed=args.seed, window=args.window,
+                            per_photo=args.per_photo, workers=args.workers,
+                            overwrite=args.overwrite, progress=not args.quiet))
     return 0
 
 
