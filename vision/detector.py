@@ -49,6 +49,9 @@ AUTO_TABLE_SIDE = 30.0
 NEW_DIE_COVER = 0.3
 # px of a whole-table frame searched again for dice at its own scale (see Detector._table_dice)
 DICE_WINDOW = 640
+# px: the longest side at which the dice finder reads a still of dice at the photo's own scale
+# (its training windows were cut from 640-px photos; a larger photo is shrunk to this)
+FINDER_SIDE = 640
 # the ways a close-up still is read (mirrored left-right, upside down): see Detector's flips
 FLIPS = ((False, False), (True, False), (False, True), (True, True))
 
@@ -336,6 +339,11 @@ class Detector:
             keeps a quarter of its score (:func:`mean_of_passes`). Default on for ``stills``
             (a photo is read once), off for a stream (speed); a whole table's reading is
             tuned to single boxes and reads worse so.
+        dice_finder: path of a second detection model trained on windows cut at a dice
+            photo's own scale (``mjtable dataset photo-crops``): on a still of dice (fewer
+            than ``AUTO_MIN_FOUND`` tiles at a close-up size) it reads the photo at up to
+            ``FINDER_SIDE`` px and adds the dice the detector missed
+            (:meth:`_finder_dice`). Stills only.
     """
 
     def __init__(self, detector: str | os.PathLike[str],
@@ -346,7 +354,8 @@ class Detector:
                  imgsz: int | str | None = None, stills: bool = False,
                  grey: bool = False, turns: int | None = None,
                  backend: str | None = None, ink: bool = True,
-                 flips: bool | None = None) -> None:
+                 flips: bool | None = None,
+                 dice_finder: str | os.PathLike[str] | None = None) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
         self.det = OnnxModel(detector, threads, backend)
@@ -385,6 +394,13 @@ class Detector:
                     any(c != DIE_CLASS for c in self.dice.classes.class_id):
                 raise ValueError(f"{self.dice.path}: not a die-face classifier (names "
                                  f"{', '.join(self.dice.names)})")
+        self.finder: OnnxModel | None = None
+        if dice_finder is not None:
+            self.finder = OnnxModel(dice_finder, threads, backend)
+            if self.finder.meta.get("task", "detect") != "detect" or \
+                    DIE_CLASS not in self.finder.classes.class_id or not self.finder.dynamic:
+                raise ValueError(f"{self.finder.path}: not a dice finder (a detect model "
+                                 "exported with --dynamic that finds dice)")
         self.conf, self.iou, self.topk, self.max_det = conf, iou, topk, max_det
         # the classes of E and F in the classifier, where the ink's colour weighs between them
         self._ink_pair: tuple[int, int] | None = None
@@ -403,7 +419,7 @@ class Detector:
     def describe(self) -> str:
         parts = [f"{self.det.path.name} ({len(self.det.names)} classes, "
                  f"{self.det.imgsz[1]}x{self.det.imgsz[0]})"]
-        for model in (self.cls, self.dice):
+        for model in (self.cls, self.dice, self.finder):
             if model is not None:
                 parts.append(f"{model.path.name} ({len(model.names)} classes, "
                              f"{model.imgsz[1]}x{model.imgsz[0]})")
@@ -446,8 +462,11 @@ class Detector:
         if self.size_used == TABLE_SIZE:
             if self.stills and self.det.dynamic:
                 dets = self._table_dice(image, dets, conf)
-        elif self.flips:
-            dets = self._flipped(image, dets, floor)
+        else:
+            if self.flips:
+                dets = self._flipped(image, dets, floor)
+            if self.stills and self.finder is not None:
+                dets = self._finder_dice(image, dets, conf)
         # only a mean over the ways can fall under the threshold (a stream reads once)
         return dets[dets.confidence >= conf] if floor < conf else dets
 
@@ -502,6 +521,35 @@ class Detector:
                       & (cy < y0 + side))]
         return TileDetections.merge([kept, found[uncovered(found, kept)]])
 
+    def _finder_dice(self, image: np.ndarray, dets: TileDetections,
+                     conf: float) -> TileDetections:
+        """A still of dice read again by the dice finder at the photo's own scale (see
+        ``dice_finder``): its dice take the place of the detector's, which stay only where
+        no die of the finder's lies.
+
+        A far die of 10 px in a 640-px photo is 5 px at the detector's 320, below anything it
+        finds; the finder learned such dice at their own size from windows of the photos.
+        The finder's boxes come first: the detector's loose die boxes (a die's pips, two
+        dice in one box) would otherwise hide the finder's right ones.
+        """
+        finder = self.finder
+        assert finder is not None
+        bar = max(conf, self.conf)
+        sure = dets[dets.confidence >= bar]
+        if (~sure.is_die).sum() >= AUTO_MIN_FOUND:
+            return dets
+        side = -(-min(max(image.shape[:2]), FINDER_SIDE) // STRIDE) * STRIDE
+        finder.resize(side)
+        boxed, lb = letterbox(image, rect_shape(image.shape[:2], side), LETTERBOX_FILL)
+        found = self.decode(finder.run(to_tensor([boxed])), lb, conf, finder)
+        found = found[found.is_die]
+        sure_found = found[found.confidence >= bar]
+        if not len(sure_found):
+            return TileDetections.merge([dets, found[uncovered(found, sure)]])
+        ours = dets[dets.is_die]
+        return TileDetections.merge([dets[~dets.is_die], found,
+                                     ours[uncovered(ours, sure_found)]])
+
     def _find(self, image: np.ndarray, size: int, conf: float) -> TileDetections:
         self.det.resize(size)
         self.size_used = size
@@ -525,8 +573,9 @@ class Detector:
         finds no tiles, takes the table size for dice no box of the exported size covers and
         whose face reads surely: at 960 a close-up die's pips (and a close-up tile's parts)
         come back as dozens of small dice, while far dice of a few pixels are found only
-        there. In a stream the first frame with enough tiles fixes the choice; stills choose
-        each time.
+        there (with a dice finder, which reads them at the photo's own scale, it stays at the
+        exported size). In a stream the first frame with enough tiles fixes the choice; stills
+        choose each time.
         """
         base, table = self.candidates
         large = self._find(image, table, conf)
@@ -541,7 +590,7 @@ class Detector:
                 if not self.stills:
                     self.sizes = (table,)
                 return large
-        if self.stills and len(tiles) < AUTO_MIN_FOUND \
+        if self.stills and self.finder is None and len(tiles) < AUTO_MIN_FOUND \
                 and sure_large.is_die.sum() >= AUTO_MIN_FOUND:
             # a new die counts once its face is read surely (a pip or a stain is read as none)
             new = sure_large[sure_large.is_die & uncovered(sure_large, sure)]
@@ -555,14 +604,17 @@ class Detector:
             self.sizes = (base,)
         return dets
 
-    def decode(self, raw: np.ndarray, lb: Letterbox, conf: float) -> TileDetections:
-        """Raw detector output (1, 4 + nc, N) to validated detections after NMS."""
-        nc = len(self.det.names)
+    def decode(self, raw: np.ndarray, lb: Letterbox, conf: float,
+               model: OnnxModel | None = None) -> TileDetections:
+        """Raw output (1, 4 + nc, N) of the detector (or another detection ``model``) to
+        validated detections after NMS."""
+        model = model or self.det
+        nc = len(model.names)
         pred = np.asarray(raw)
         if pred.ndim == 3:
             pred = pred[0]
         if pred.ndim != 2 or 4 + nc not in pred.shape:
-            raise ValueError(f"{self.det.path}: output shape {np.shape(raw)} does not match "
+            raise ValueError(f"{model.path}: output shape {np.shape(raw)} does not match "
                              f"4 + {nc} classes")
         if pred.shape[0] == 4 + nc and pred.shape[1] != 4 + nc:
             pred = pred.T  # (N, 4 + nc)
@@ -578,8 +630,8 @@ class Detector:
         idx = nms(xyxy, best, self.iou, self.max_det)
         xyxy, scores, best = xyxy[idx], scores[idx], best[idx]
         model_cls = scores.argmax(axis=1) if len(scores) else np.zeros(0, np.int64)
-        cmap = np.array(self.det.classes.class_id, np.int16)
-        faces = np.array(self.det.classes.face, np.int8)
+        cmap = np.array(model.classes.class_id, np.int16)
+        faces = np.array(model.classes.face, np.int8)
         k = min(self.topk, nc)
         order = np.argsort(-scores, axis=1)[:, :k]
         probs = np.take_along_axis(scores, order, axis=1)
@@ -721,7 +773,8 @@ def load_detector(models_dir: str | os.PathLike[str] | None = None,
         raise FileNotFoundError(f"no detector model at {det}; train and export one "
                                 "(mjtable train) or set MJTABLE_MODELS to a folder holding "
                                 "detector.onnx")
-    cls, dice = root / "classifier.onnx", root / "dice.onnx"
+    cls, dice, finder = root / "classifier.onnx", root / "dice.onnx", root / "dice_finder.onnx"
     # the classifier's path even when missing: a coarse detector then names it in its error
     return Detector(det, cls,  # type: ignore[arg-type]
-                    dice=dice if dice.is_file() else None, **options)
+                    dice=dice if dice.is_file() else None,
+                    dice_finder=finder if finder.is_file() else None, **options)

@@ -426,6 +426,41 @@ def test_a_table_still_looks_again_for_its_dice_at_the_frames_own_scale(tmp_path
     assert Detector(fixed, read_dice=False, stills=True).detect(image).is_tile.sum() == 8
 
 
+def test_a_still_of_dice_takes_the_dice_the_finder_sees_at_the_photos_own_scale(
+        tmp_path: Path) -> None:
+    """The finder reads a 640-px photo of dice 1:1 (a larger one shrunk to 640): its dice take
+    the place of the detector's, which stay only where the finder found none. Not on a photo
+    of tiles, nor in a stream; a model that is no dynamic dice finder is a clear error."""
+    die = CLASS_NAMES.index("die")
+    # at 320 the photo is halved: one loose box over two dice, one die the finder misses
+    loose, alone = (100, 50, 30, 10, die, 0.8), (250, 250, 20, 20, die, 0.8)
+    pair = [(180, 100, 20, 20, die, 0.8), (220, 100, 20, 20, die, 0.8)]
+    far = [(400 + 40 * i, 500, 10, 10, die, 0.7) for i in range(3)]
+    finder_path = fixed_detector(tmp_path / "finder.onnx", list(CLASS_NAMES), pair + far,
+                                 size=320, dynamic=True, blind_below=640)
+    photo = np.zeros((640, 640, 3), np.uint8)
+
+    def reader(stills: bool = True, rows=(loose, alone)) -> Detector:
+        path = fixed_detector(tmp_path / f"m{len(rows)}.onnx", list(CLASS_NAMES), list(rows),
+                              size=320, dynamic=True)
+        return Detector(path, read_dice=False, stills=stills, flips=False,
+                        dice_finder=finder_path)
+
+    out = reader().detect(photo)
+    np.testing.assert_allclose(out.xyxy, [[170, 90, 190, 110], [210, 90, 230, 110],
+                                          [395, 495, 405, 505], [435, 495, 445, 505],
+                                          [475, 495, 485, 505], [480, 480, 520, 520]])
+    big = reader()
+    assert big.detect(np.zeros((1280, 1280, 3), np.uint8)).is_die.sum() == 6
+    assert big.finder is not None and big.finder.imgsz == (640, 640)
+    assert reader(stills=False).detect(photo).is_die.sum() == 2
+    tiles = [(60 + 40 * i, 200, 30, 40, 0, 0.8) for i in range(3)]
+    assert reader(rows=(loose, alone, *tiles)).detect(photo).is_die.sum() == 2
+    with pytest.raises(ValueError, match="not a dice finder"):
+        Detector(finder_path, read_dice=False, dice_finder=fixed_detector(
+            tmp_path / "fixed.onnx", list(CLASS_NAMES), far, size=640))
+
+
 def test_a_close_up_still_scores_each_box_by_its_mean_over_four_mirror_images(
         tmp_path: Path) -> None:
     """The graph ignores its input, so a box in the middle of a square photo lies in the same
