@@ -7,7 +7,8 @@ Run: ``python bench/size_choice_bench.py --data WORK/val [--prefix dice] [--firs
 of one camera (the first photo with enough boxes fixes the size, what ``detect`` did before each
 still chose), each photo choosing (``Detector(stills=True)``, what ``detect``, ``read`` and
 ``eval`` do), and all at the exported size. Prints, for each, the dice found (a die box at IoU
-0.5 or more, one box each) and read right, and how many photos ran at the table size.
+0.5 or more, one box each) and read right, the die boxes on no labeled die, and how many photos
+ran at the table size.
 ``--sizes 640 ...`` adds runs with every photo at those input sizes, and every run splits the
 dice found by the short side of their label in the photo's pixels (``--bins``): which dice an
 input size can find at all.
@@ -54,20 +55,22 @@ def main() -> int:
     print(f"{args.data}: {len(data)} photos named {args.prefix}*, first {data[0].image.name}")
     for label, options in policies:
         det = load_detector(args.models, threads=1, **options)
-        right = at_table = 0
+        right = at_table = extra = 0
         by_side = np.zeros((len(bins), 2), int)  # (found, dice) by the label's short side
         for item in data:
             dets = det.detect(load_image(item.image))
             at_table += det.size_used == TABLE_SIZE
             rows = np.flatnonzero(dets.is_die)
             sides = (item.gt.boxes[:, 2:] - item.gt.boxes[:, :2]).min(axis=1)
-            for g, p in greedy_pairs(item.gt.boxes, dets.xyxy[rows]):
+            pairs = greedy_pairs(item.gt.boxes, dets.xyxy[rows])
+            extra += len(rows) - sum(p is not None for _, p in pairs)
+            for g, p in pairs:
                 right += p is not None and f"die{int(dets.face[rows[p]])}" == item.gt.names[g]
                 b = int(np.searchsorted(edges, sides[g], side="right")) - 1
                 by_side[b] += (p is not None, 1)
         found, total = by_side.sum(axis=0)
-        print(f"{label}: {total} dice, {found} found, {right} read right; "
-              f"{at_table} photos at {TABLE_SIZE}", flush=True)
+        print(f"{label}: {total} dice, {found} found, {right} read right, {extra} die boxes on "
+              f"no labeled die; {at_table} photos at {TABLE_SIZE}", flush=True)
         print("  found by short side (px): " + ", ".join(
             f"{name} {f}/{n}" for name, (f, n) in zip(bins, by_side, strict=True)), flush=True)
     return 0
