@@ -47,3 +47,15 @@ def test_two_stage_design_has_a_matching_classifier() -> None:
     if not det.two_stage:
         pytest.skip("the shipped detector is single-stage")
     assert det.cls is not None and len(det.cls.names) >= 42
+
+
+@pytest.mark.skipif(not (MODELS / "dice_finder.onnx").is_file(),
+                    reason="no shipped dice finder")
+def test_shipped_dice_finder_reads_a_still_of_two_dice() -> None:
+    """table_0's two dice (3 and 1, 21-24 px) cut out as a small photo of their own: a still of
+    dice, which the finder reads at its own scale."""
+    det = load_detector(stills=True)
+    assert det.finder is not None and det.finder.dynamic
+    photo = cv2.imread(str(SAMPLES / "table_0.jpg"))[487:587, 876:976]
+    dets = det.detect(photo)
+    assert sorted(dets.face[dets.is_die].tolist()) == [1, 3]

@@ -25,7 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "crop classifier the reported confidence is that times the class "
                         "probability")
     p.add_argument("--models", type=Path, help="folder holding detector.onnx "
-                   "(and classifier.onnx, dice.onnx); default: the shipped models")
+                   "(and classifier.onnx, dice.onnx, dice_finder.onnx); default: the shipped "
+                   "models")
     add_detect_size(p)
     add_backend(p)
     add_flips(p)

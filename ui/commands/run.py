@@ -24,8 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", type=Path, help="match log file (default: in the user data folder)")
     p.add_argument("--hand", type=Path, help="a hand record to show at start")
     p.add_argument("--models", type=Path,
-                   help="folder with detector.onnx (+ classifier.onnx, dice.onnx); "
-                        "default: the shipped models")
+                   help="folder with detector.onnx (+ classifier.onnx, dice.onnx, "
+                        "dice_finder.onnx); default: the shipped models")
     p.add_argument("--bottom-seat", type=SEAT, default=0, metavar="SEAT",
                    help="the seat (0-3) at the bottom edge of the camera picture (default 0)")
     p.add_argument("--lang", choices=("en", "zh"), default=None,
