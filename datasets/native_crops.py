@@ -21,6 +21,7 @@ from datasets.scene import FACE_SOURCES, make_scene
 from datasets.synth import build_face_banks, label_lines, run_tasks, scene_folds, scene_name
 from datasets.yolo import (
     IMAGE_SUFFIXES,
+    SPLITS,
     Box,
     prepare_out,
     read_labels,
@@ -98,6 +99,19 @@ def boxes_in_window(xyxy: np.ndarray, classes: list[int], origin: tuple[int, int
     return out
 
 
+def pixel_boxes(boxes: list[Box], frame: tuple[int, int]) -> np.ndarray:
+    """(N, 4) corners in pixels of normalized boxes in a ``frame`` (width, height)."""
+    w, h = frame
+    return np.array([[(b.cx - b.w / 2) * w, (b.cy - b.h / 2) * h, (b.cx + b.w / 2) * w,
+                      (b.cy + b.h / 2) * h] for b in boxes]).reshape(-1, 4)
+
+
+def _make_folds(out: Path) -> None:
+    for sub in ("images", "labels"):
+        for split in SPLITS:
+            (out / sub / split).mkdir(parents=True, exist_ok=True)
+
+
 def _sequence_frame(job: CropJob, index: int, split: str
                     ) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """One step of :func:`datasets.sequence.two_hands` on a table, camera, light and faces of
@@ -129,9 +143,7 @@ def _one_scene(args: tuple[CropJob, int, str]) -> tuple[int, int, list[str]]:
         scene = make_scene("table", job.seed, index, FRAME, faces=job.faces, fold=split,
                            styles=list(job.styles) if job.styles else None)
         boxes, _ = label_lines(scene.labels, FRAME, "coarse")
-        fw, fh = FRAME
-        xyxy = np.array([[(b.cx - b.w / 2) * fw, (b.cy - b.h / 2) * fh, (b.cx + b.w / 2) * fw,
-                          (b.cy + b.h / 2) * fh] for b in boxes]).reshape(-1, 4)
+        xyxy = pixel_boxes(boxes, FRAME)
         classes = [b.cls for b in boxes]
         image = scene.image
     rng = np.random.default_rng([job.seed, index, 31])
@@ -177,9 +189,7 @@ def write_crops(out: Path | str, scenes: int, seed: int = 0, window: int = WINDO
             raise ValueError(f"{extra}: no images/train (expected a detector folder)")
     out = Path(out)
     prepare_out(out, overwrite)
-    for sub in ("images", "labels"):
-        for split in ("train", "val"):
-            (out / sub / split).mkdir(parents=True, exist_ok=True)
+    _make_folds(out)
     fold = scene_folds(scenes, val_fraction, seed)
     build_face_banks(fold, faces)
     job = CropJob(out, seed, window, per_scene, faces, tuple(styles) if styles else None,
@@ -198,7 +208,6 @@ def write_crops(out: Path | str, scenes: int, seed: int = 0, window: int = WINDO
     return CropSummary(out, scenes, len(rows), boxes, scenes / max(rate, 1e-9))
 
 
-
 def _photo_windows(args: tuple[Path, Path, str, int, int, int]) -> tuple[str, list[str], int]:
     """The windows of one labeled photo (see :func:`write_photo_crops`)."""
     image_path, out, split, window, per_photo, seed = args
@@ -209,8 +218,7 @@ def _photo_windows(args: tuple[Path, Path, str, int, int, int]) -> tuple[str, li
     side = min(window, w, h)
     label = image_path.parent.parent.parent / "labels" / split / f"{image_path.stem}.txt"
     boxes = read_labels(label)
-    xyxy = np.array([[(b.cx - b.w / 2) * w, (b.cy - b.h / 2) * h, (b.cx + b.w / 2) * w,
-                      (b.cy + b.h / 2) * h] for b in boxes]).reshape(-1, 4)
+    xyxy = pixel_boxes(boxes, (w, h))
     rng = np.random.default_rng([seed, *image_path.stem.encode()])
     names, total = [], 0
     for k, (x0, y0) in enumerate(window_origins(xyxy, (w, h), side, per_photo, rng)):
@@ -237,7 +245,7 @@ def write_photo_crops(source: Path | str, out: Path | str, seed: int = 0, window
     of the photo itself keeps them at their own size, at the cost of a 320 image.
     """
     source, out = Path(source), Path(out)
-    photos = [(p, split) for split in ("train", "val")
+    photos = [(p, split) for split in SPLITS
               for p in sorted((source / "images" / split).glob("*"))
               if p.suffix.lower() in IMAGE_SUFFIXES]
     if not photos:
@@ -247,9 +255,7 @@ def write_photo_crops(source: Path | str, out: Path | str, seed: int = 0, window
     if not 64 <= window <= 4096:
         raise ValueError(f"window must be 64..4096 px, got {window}")
     prepare_out(out, overwrite)
-    for sub in ("images", "labels"):
-        for split in ("train", "val"):
-            (out / sub / split).mkdir(parents=True, exist_ok=True)
+    _make_folds(out)
     bar = Progress(len(photos), "windows", enabled=progress)
     boxes, rows = 0, []
     for split, names, n in run_tasks(_photo_windows, [(p, out, split, window, per_photo, seed)
