@@ -539,9 +539,7 @@ class Detector:
         if (~sure.is_die).sum() >= AUTO_MIN_FOUND:
             return dets
         side = -(-min(max(image.shape[:2]), FINDER_SIDE) // STRIDE) * STRIDE
-        finder.resize(side)
-        boxed, lb = letterbox(image, rect_shape(image.shape[:2], side), LETTERBOX_FILL)
-        found = self.decode(finder.run(to_tensor([boxed])), lb, conf, finder)
+        found = self._run(finder, image, side, conf)
         found = found[found.is_die]
         sure_found = found[found.confidence >= bar]
         if not len(sure_found):
@@ -551,15 +549,23 @@ class Detector:
                                      ours[uncovered(ours, sure_found)]])
 
     def _find(self, image: np.ndarray, size: int, conf: float) -> TileDetections:
-        self.det.resize(size)
         self.size_used = size
-        boxed, lb = self.model_input(image, size)
-        return self.decode(self.det.run(to_tensor([boxed])), lb, conf)
+        return self._run(self.det, image, size, conf)
 
-    def model_input(self, image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
-        """The letterboxed detector input of a frame (already grey when ``grey``) at ``size``:
-        a stride-aligned rectangle for a dynamic model, its fixed shape otherwise."""
-        shape = rect_shape(image.shape[:2], size) if self.det.dynamic else self.det.imgsz
+    def _run(self, model: OnnxModel, image: np.ndarray, size: int,
+             conf: float) -> TileDetections:
+        """One pass of a detection ``model`` (the detector or the dice finder) at ``size``."""
+        model.resize(size)
+        boxed, lb = self.model_input(image, size, model)
+        return self.decode(model.run(to_tensor([boxed])), lb, conf, model)
+
+    def model_input(self, image: np.ndarray, size: int,
+                    model: OnnxModel | None = None) -> tuple[np.ndarray, Letterbox]:
+        """The letterboxed input of a frame (already grey when ``grey``) at ``size`` for the
+        detector (or another detection ``model``): a stride-aligned rectangle for a dynamic
+        model, its fixed shape otherwise."""
+        model = model or self.det
+        shape = rect_shape(image.shape[:2], size) if model.dynamic else model.imgsz
         return letterbox(image, shape, 0 if self.grey else LETTERBOX_FILL)
 
     def _choose_size(self, image: np.ndarray, dets: TileDetections,
