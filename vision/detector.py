@@ -771,7 +771,8 @@ class Detector:
 def load_detector(models_dir: str | os.PathLike[str] | None = None,
                   **options: Any) -> Detector:
     """The shipped models: ``models/detector.onnx`` and, for a two-stage design,
-    ``models/classifier.onnx`` (and ``models/dice.onnx`` for die faces, if present).
+    ``models/classifier.onnx`` (and, if present, ``models/dice.onnx`` for die faces and
+    ``models/dice_finder.onnx`` for far dice on stills).
     ``options`` go to :class:`Detector`."""
     root = Path(models_dir) if models_dir is not None else default_models_dir()
     det = root / "detector.onnx"

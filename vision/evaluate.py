@@ -49,8 +49,9 @@ def load_model(spec: str | Path, threads: int | None = None, size: int | None = 
                ink: bool = True, flips: bool = True) -> Detector:
     """The :class:`Detector` that ``mjtable detect --models`` builds, for evaluation.
 
-    ``spec``: a models folder (``detector.onnx``, with ``classifier.onnx`` and ``dice.onnx``
-    when present), or ``DETECTOR[+CLASSIFIER[+DICE]]`` ONNX files. ``size``: a fixed detector
+    ``spec``: a models folder (``detector.onnx``, with ``classifier.onnx``, ``dice.onnx`` and
+    ``dice_finder.onnx`` when present), or ``DETECTOR[+CLASSIFIER[+DICE[+FINDER]]]`` ONNX
+    files. ``size``: a fixed detector
     input size instead of the automatic choice; ``conf``: the operating threshold; ``grey``:
     the reference model's grey input; ``backend``, ``ink``, ``flips``: as :class:`Detector`
     takes them.
@@ -59,13 +60,15 @@ def load_model(spec: str | Path, threads: int | None = None, size: int | None = 
         return load_detector(spec, conf=conf, threads=threads, imgsz=size or "auto",
                              stills=True, grey=grey, backend=backend, ink=ink, flips=flips)
     parts = str(spec).split("+")
-    if len(parts) > 3:
-        raise ValueError(f"{spec}: expected a models folder or DETECTOR[+CLASSIFIER[+DICE]]")
+    if len(parts) > 4:
+        raise ValueError(f"{spec}: expected a models folder or "
+                         "DETECTOR[+CLASSIFIER[+DICE[+FINDER]]]")
     for part in parts:
         if not Path(part).is_file():
             raise FileNotFoundError(f"{part}: no such ONNX model")
     return Detector(parts[0], parts[1] if len(parts) > 1 else None,
-                    dice=parts[2] if len(parts) == 3 else None, conf=conf, threads=threads,
+                    dice=parts[2] if len(parts) >= 3 else None,
+                    dice_finder=parts[3] if len(parts) == 4 else None, conf=conf, threads=threads,
                     imgsz=size or "auto", stills=True, grey=grey, backend=backend, ink=ink,
                     flips=flips)
 

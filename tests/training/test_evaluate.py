@@ -118,7 +118,10 @@ def test_two_stage_scores_its_stage_and_its_classifiers(folder: Path, tmp_path: 
     assert report.stage is not None
     assert report.stage.ap_table() == {"die": (1.0, 1.0), "tile": (1.0, 1.0)}
     assert report.crop_accuracy == {"tiles": (1, 1), "dice": (1, 1)}
+    assert three.finder is None
+    finder = fixed_detector(tmp_path / "f.onnx", ["tile", "die"], [], size=SIZE, dynamic=True)
+    assert load_model(f"{det}+{cls}+{dice}+{finder}", flips=False).finder is not None
     with pytest.raises(ValueError, match="expected a models folder or DETECTOR"):
-        load_model(f"{det}+{cls}+{dice}+{dice}", flips=False)
+        load_model(f"{det}+{cls}+{dice}+{finder}+{dice}", flips=False)
     with pytest.raises(FileNotFoundError, match="needs the crop classifier, but none was given"):
         load_model(det, flips=False)

@@ -15,9 +15,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "eval", help="mAP, precision/recall, exact tile multisets and confusions of the models, "
                      "or whole tables read against their manifests",
         description="Each MODEL (default: the shipped models) is a models folder, as "
-                    "`detect --models` takes, or DETECTOR[+CLASSIFIER[+DICE]] ONNX files; it "
-                    "runs through the same Detector as `detect`, `read` and `watch`. With "
-                    "--data DIR (YOLO layout: images/, labels/, data.yaml names; without "
+                    "`detect --models` takes, or DETECTOR[+CLASSIFIER[+DICE[+FINDER]]] ONNX "
+                    "files; it runs through the same Detector as `detect`, `read` and `watch`. "
+                    "With --data DIR (YOLO layout: images/, labels/, data.yaml names; without "
                     "data.yaml the project's 43 classes) every model, and the reference "
                     "mahjong-detector unless --no-reference, is scored on the same images. "
                     "With --tables DIR every scene (manifests/NAME.json and its picture, the "
