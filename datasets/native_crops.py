@@ -23,6 +23,7 @@ from datasets.yolo import (
     IMAGE_SUFFIXES,
     SPLITS,
     Box,
+    make_folds,
     prepare_out,
     read_labels,
     write_data_yaml,
@@ -106,12 +107,6 @@ def pixel_boxes(boxes: list[Box], frame: tuple[int, int]) -> np.ndarray:
                       (b.cy + b.h / 2) * h] for b in boxes]).reshape(-1, 4)
 
 
-def _make_folds(out: Path) -> None:
-    for sub in ("images", "labels"):
-        for split in SPLITS:
-            (out / sub / split).mkdir(parents=True, exist_ok=True)
-
-
 def _sequence_frame(job: CropJob, index: int, split: str
                     ) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """One step of :func:`datasets.sequence.two_hands` on a table, camera, light and faces of
@@ -189,7 +184,7 @@ def write_crops(out: Path | str, scenes: int, seed: int = 0, window: int = WINDO
             raise ValueError(f"{extra}: no images/train (expected a detector folder)")
     out = Path(out)
     prepare_out(out, overwrite)
-    _make_folds(out)
+    make_folds(out)
     fold = scene_folds(scenes, val_fraction, seed)
     build_face_banks(fold, faces)
     job = CropJob(out, seed, window, per_scene, faces, tuple(styles) if styles else None,
@@ -255,7 +250,7 @@ def write_photo_crops(source: Path | str, out: Path | str, seed: int = 0, window
     if not 64 <= window <= 4096:
         raise ValueError(f"window must be 64..4096 px, got {window}")
     prepare_out(out, overwrite)
-    _make_folds(out)
+    make_folds(out)
     bar = Progress(len(photos), "windows", enabled=progress)
     boxes, rows = 0, []
     for split, names, n in run_tasks(_photo_windows, [(p, out, split, window, per_photo, seed)

@@ -23,7 +23,14 @@ from datasets.classes import TILE_BACK, class_names, map_class
 from datasets.progress import Progress
 from datasets.scene import DEFAULT_SIZES, FACE_SOURCES, KINDS, make_scene
 from datasets.split import split_groups
-from datasets.yolo import Box, prepare_out, write_data_yaml, write_groups, write_labels
+from datasets.yolo import (
+    Box,
+    make_folds,
+    prepare_out,
+    write_data_yaml,
+    write_groups,
+    write_labels,
+)
 from scoring.tiles import DIE_CLASS
 
 T = TypeVar("T")
@@ -193,9 +200,7 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
     if (out / "manifests").is_dir():
         for p in (out / "manifests").glob("*.json"):
             p.unlink()
-    for sub in ("images", "labels"):
-        for split in ("train", "val"):
-            (out / sub / split).mkdir(parents=True, exist_ok=True)
+    make_folds(out)
     (out / "manifests").mkdir(exist_ok=True)
     kinds = {i: kind_of(kind, seed, i) for i in range(scenes)}
     fold = scene_folds(scenes, val_fraction, seed)

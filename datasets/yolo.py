@@ -139,6 +139,13 @@ def prepare_out(out: Path, overwrite: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
+def make_folds(out: Path) -> None:
+    """A detector dataset's empty ``images/`` and ``labels/`` folders, one per fold."""
+    for sub in ("images", "labels"):
+        for split in SPLITS:
+            (out / sub / split).mkdir(parents=True, exist_ok=True)
+
+
 def write_groups(out: Path, rows: Iterable[tuple[str, str, str]]) -> Path:
     """``groups.csv``: ``file,group,split`` for every image (file relative to ``images/``)."""
     path = out / "groups.csv"

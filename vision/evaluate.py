@@ -51,10 +51,9 @@ def load_model(spec: str | Path, threads: int | None = None, size: int | None = 
 
     ``spec``: a models folder (``detector.onnx``, with ``classifier.onnx``, ``dice.onnx`` and
     ``dice_finder.onnx`` when present), or ``DETECTOR[+CLASSIFIER[+DICE[+FINDER]]]`` ONNX
-    files. ``size``: a fixed detector
-    input size instead of the automatic choice; ``conf``: the operating threshold; ``grey``:
-    the reference model's grey input; ``backend``, ``ink``, ``flips``: as :class:`Detector`
-    takes them.
+    files. ``size``: a fixed detector input size instead of the automatic choice; ``conf``:
+    the operating threshold; ``grey``: the reference model's grey input; ``backend``, ``ink``,
+    ``flips``: as :class:`Detector` takes them.
     """
     if Path(spec).is_dir():
         return load_detector(spec, conf=conf, threads=threads, imgsz=size or "auto",
@@ -66,9 +65,8 @@ def load_model(spec: str | Path, threads: int | None = None, size: int | None = 
     for part in parts:
         if not Path(part).is_file():
             raise FileNotFoundError(f"{part}: no such ONNX model")
-    return Detector(parts[0], parts[1] if len(parts) > 1 else None,
-                    dice=parts[2] if len(parts) >= 3 else None,
-                    dice_finder=parts[3] if len(parts) == 4 else None, conf=conf, threads=threads,
+    cls, dice, finder = [*parts[1:], None, None, None][:3]
+    return Detector(parts[0], cls, dice=dice, dice_finder=finder, conf=conf, threads=threads,
                     imgsz=size or "auto", stills=True, grey=grey, backend=backend, ink=ink,
                     flips=flips)
 
