@@ -285,6 +285,9 @@ class TableLayout:
     """
 
     outer_gap: float = 0.9  # hand row to wall: about 2 widths; hand to melds: under 0.6
+    # a standing hand's backs boxed beyond its melds (tall tiles seen at a slant): a meld row
+    # with a sideways tile up to this far inside a row of backs only still joins it
+    standing_gap: float = 1.6
     split_gap: float = 0.2  # a gap wider than this (tile widths) separates groups in a row
     meld_gap: float = 0.1  # a narrower gap still ends a meld that its tiles make
     tile_aspect: float = 1.37  # tile height / width (27 x 37 mm)
@@ -389,19 +392,32 @@ def _row_sideways(rows: np.ndarray, sideways: np.ndarray, seen: np.ndarray,
     return flags
 
 
-def _outer_row(rows: np.ndarray, d: np.ndarray, gap: float, a: np.ndarray,
-               face_up: np.ndarray) -> np.ndarray:
+def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarray,
+               face_up: np.ndarray, sideways: np.ndarray) -> np.ndarray:
     """The seat's outermost row (hand and melds): from the farthest tile inward, until a gap
-    of more than ``gap`` tile widths (the space before the wall or the pond). Face-up tiles
-    of a row lie side by side: of two at much the same place along it (under 0.6 widths
-    apart), the one farther from the row's middle lies in front of it (a flower), not in it.
-    (Backs may: a wall's stacks are two high.)"""
+    of more than ``layout.outer_gap`` tile widths (the space before the wall or the pond).
+    A row of backs only (a standing hand) takes the face-up run just inside it, up to
+    ``layout.standing_gap`` away, when that run holds a sideways tile: a claimed meld, which
+    no pond or wall shows. Face-up tiles of a row lie side by side: of two at much the same
+    place along it (under 0.6 widths apart), the one farther from the row's middle lies in
+    front of it (a flower), not in it. (Backs may: a wall's stacks are two high.)"""
     if not len(rows):
         return rows
     order = rows[np.argsort(-d[rows])]
-    keep = 1
-    while keep < len(order) and d[order[keep - 1]] - d[order[keep]] <= gap:
-        keep += 1
+
+    def run(start: int) -> int:
+        end = start
+        while end < len(order) and d[order[end - 1]] - d[order[end]] <= layout.outer_gap:
+            end += 1
+        return end
+
+    keep = run(1)
+    if keep < len(order) and not face_up[order[:keep]].any() \
+            and d[order[keep - 1]] - d[order[keep]] <= layout.standing_gap:
+        end = run(keep + 1)
+        melds = order[keep:end]
+        if face_up[melds].all() and sideways[melds].any():
+            keep = end
     row = order[:keep]
     if len(row) >= 3:
         mid = float(np.median(d[row]))
@@ -548,7 +564,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     group = np.full(n, -1, np.int16)
     readings = [SeatReading(seat=k) for k in range(4)]
     rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]
-    outers = [_outer_row(rows_of[k], d, layout.outer_gap, a, face_up) for k in range(4)]
+    outers = [_outer_row(rows_of[k], d, layout, a, face_up, sideways) for k in range(4)]
     # a "flower" lying in a hand's row, in line with it, is a suit tile read as a flower
     # (flowers lie in front of the hand): read it as its likeliest runner-up that is no flower
     suit_reads: dict[int, Tile] = {}
@@ -567,7 +583,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
                     read = True
         if read:
             rows_of[k] = np.flatnonzero((role == "") & (seat == k))
-            outers[k] = _outer_row(rows_of[k], d, layout.outer_gap, a, face_up)
+            outers[k] = _outer_row(rows_of[k], d, layout, a, face_up, sideways)
     if suit_reads:
         kinds = dets.class_id.copy()
         kinds[list(suit_reads)] = list(suit_reads.values())
@@ -582,7 +598,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
                 and len(rows_of[k]) - len(o) >= 3:
             role[o] = "outside"
             rows_of[k] = np.setdiff1d(rows_of[k], o)
-            outers[k] = _outer_row(rows_of[k], d, layout.outer_gap, a, face_up)
+            outers[k] = _outer_row(rows_of[k], d, layout, a, face_up, sideways)
             if len(outers[k]) >= 3:
                 full[k] = float(np.median(d[outers[k]]))
     for k in range(4):
@@ -628,7 +644,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         rows = rows_of[k]
         outer = outers[k]
         inner = np.setdiff1d(rows, outer)
-        _read_row(dets, outer, a, along, sideways, k, layout, readings[k], role, group)
+        _read_row(dets, outer, d, a, along, sideways, k, layout, readings[k], role, group)
         wall = inner[backs[inner]]
         role[wall] = "wall"
         up = inner[face_up[inner]]
@@ -705,16 +721,27 @@ def _beside_flowers(rows: np.ndarray, flowers: np.ndarray, d: np.ndarray, a: np.
             & (np.abs(a[rows][:, None] - a[flowers][None, :]) < 1.6)).any(axis=1)
 
 
-def _read_row(dets: TileDetections, rows: np.ndarray, a: np.ndarray, along: np.ndarray,
-              sideways: np.ndarray, seat: int, layout: TableLayout, out: SeatReading,
-              role: np.ndarray, group: np.ndarray) -> None:
-    """Split a seat's outer row into its hand (left) and melds (right, :func:`_melds_at_end`)."""
+def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarray,
+              along: np.ndarray, sideways: np.ndarray, seat: int, layout: TableLayout,
+              out: SeatReading, role: np.ndarray, group: np.ndarray) -> None:
+    """Split a seat's outer row into its hand (left) and melds (right, :func:`_melds_at_end`).
+    Backs lying beyond the line of the row's face-up tiles (more than ``layout.outer_gap``)
+    are a standing hand, boxed at a slant: they come first, whatever their place along it."""
     if not len(rows):
         return
-    order = [int(r) for r in rows[np.argsort(a[rows])]]
+    rows = rows[np.argsort(a[rows])]
+    up = rows[dets.is_tile[rows]]
+    standing = 0
+    if len(up):
+        beyond = dets.is_back[rows] & (d[rows] - float(np.median(d[up])) > layout.outer_gap)
+        rows = np.concatenate([rows[beyond], rows[~beyond]])
+        standing = int(beyond.sum())
+    order = [int(r) for r in rows]
     left = a[order] - along[order] / 2  # both in tile widths
     right = a[order] + along[order] / 2
     gaps = [np.inf] + [float(left[j] - right[j - 1]) for j in range(1, len(order))]
+    if 0 < standing < len(order):
+        gaps[standing] = np.inf  # the standing hand ends where the row's line begins
     start, melds = _melds_at_end(dets, order, gaps, sideways, seat, layout)
     for g, meld in enumerate(melds):
         for r in meld.rows:

@@ -309,6 +309,26 @@ def test_a_face_among_a_standing_hands_backs_is_a_stray() -> None:
     assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [("pung", "333p")]
 
 
+def test_a_standing_hand_boxed_beyond_its_melds_keeps_them_melds() -> None:
+    """The bundled table_1's seat 3: its standing hand's backs were boxed at a slant, 1.3
+    widths beyond the line of its two chows and reaching along it over the first. The backs
+    are the hand, the face-up run with the sideways tiles its melds, not the pond."""
+    scene = Scene(seats=[SeatSpec(hidden=10, melds=[("chow", "456m", 0), ("chow", "123m", 0)]),
+                         *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = dets.center[:, 1] > dets.center[:, 1].mean() + 200  # seat 0 lies at the bottom
+    backs = np.flatnonzero(dets.is_back & mine)
+    ups = np.flatnonzero(dets.is_tile & mine)
+    assert len(backs) == 10 and len(ups) == 6
+    width = float(np.median(dets.xyxy[ups, 2] - dets.xyxy[ups, 0]))
+    dets.xyxy[backs[:, None], [1, 3]] += 1.3 * width  # down: beyond the melds' line
+    dets.xyxy[backs[:, None], [0, 2]] += 3.0 * width  # along: over the first chow
+    s0 = _seat0(scene, dets)
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [
+        ("chow", "456m"), ("chow", "123m")]
+    assert s0.hand == [] and s0.hidden == 10 and s0.discards == []
+
+
 def test_a_row_the_geometry_calls_mostly_sideways_is_told_by_its_own_shape() -> None:
     """Three tiles of a row all taken for sideways (a calibration off by a turn) cannot be:
     a row holds at most one claimed tile a meld, so the row's usual box shape is upright and
