@@ -635,6 +635,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             is_hand = not (full and row_d < max(full.values()) - 2.0)
         if not is_hand:
             outers[k] = o[:0]
+    _flowers_to_their_row(role, seat, d, a, rel, towards, rights, width, outers)
     for k in range(4):
         up = outers[k][face_up[outers[k]]]
         sideways[up] = _row_sideways(up, sideways, seen, across, a)
@@ -711,6 +712,27 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     out = dets.with_(seat=seat_out, role=role, group=group, sideways=sideways, class_id=class_id)
     return TableReading(detections=out, seats=readings, wall_stacks=int((role == "wall").sum()),
                         indicator=indicator, tile_width=global_w, corrected=corrected)
+
+
+def _flowers_to_their_row(role: np.ndarray, seat: np.ndarray, d: np.ndarray, a: np.ndarray,
+                          rel: np.ndarray, towards: np.ndarray, rights: np.ndarray,
+                          width: np.ndarray, outers: list[np.ndarray]) -> None:
+    """A flower near a table corner lies past the diagonal that splits the seats: it belongs
+    to the one seat whose row it lies in front of (within ``FLOWER_BAND``, along the row's
+    length), when it lies in front of no row of the seat the diagonal gave it."""
+    rows = {k: (float(np.median(d[o])), float(a[o].min()), float(a[o].max()))
+            for k, o in enumerate(outers) if len(o) >= 3}
+    for r in np.flatnonzero(role == "flower").tolist():
+        fits = []
+        for k, (row_d, lo, hi) in rows.items():
+            dk = float(rel[r] @ towards[k]) / width[k]
+            ak = float(rel[r] @ rights[k]) / width[k]
+            if row_d - FLOWER_BAND <= dk <= row_d - 0.3 and lo - 1.0 <= ak <= hi + 1.0:
+                fits.append((k, dk, ak))
+        if len(fits) == 1 and fits[0][0] != seat[r] and int(seat[r]) not in rows:
+            continue  # the diagonal's seat shows no row to judge by: keep it
+        if len(fits) == 1 and fits[0][0] != seat[r]:
+            seat[r], d[r], a[r] = fits[0]
 
 
 def _beside_flowers(rows: np.ndarray, flowers: np.ndarray, d: np.ndarray, a: np.ndarray

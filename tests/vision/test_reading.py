@@ -329,6 +329,26 @@ def test_a_standing_hand_boxed_beyond_its_melds_keeps_them_melds() -> None:
     assert s0.hand == [] and s0.hidden == 10 and s0.discards == []
 
 
+def test_a_flower_past_the_corner_diagonal_belongs_to_the_row_it_lies_in_front_of() -> None:
+    """REALVAL3 table_s16_000078: a flower in front of a long row's end, near the table
+    corner, lies past the diagonal that splits the seats. It is in front of seat 0's row (2
+    widths in, beside the row's first tile) and of no row of the seat beside: seat 0's."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p55s", flowers="f2",
+                                  melds=[("pung", "EEE", 1), ("pung", "WWW", 2),
+                                         ("pung", "999p", 1)]), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    f2 = int(np.flatnonzero(dets.class_id == parse_tiles("f2")[0])[0])
+    row = np.flatnonzero(dets.center[:, 1] > dets.center[f2, 1] + 5)  # seat 0's row
+    w, h = (float(np.median(dets.xyxy[row, j + 2] - dets.xyxy[row, j])) for j in (0, 1))
+    cx = float(dets.xyxy[row, 0].min()) - 0.3 * w
+    cy = float(np.median(dets.center[row, 1])) - 2.0 * w
+    dets.xyxy[f2] = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]
+    centre = 540.0  # top_down's picture centre
+    assert abs(cx - centre) > abs(cy - centre)  # past the diagonal: seat 3's side of it
+    table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
+    assert format_tiles(table.seats[0].flowers) == "f2" and table.seats[3].flowers == []
+
+
 def test_a_row_the_geometry_calls_mostly_sideways_is_told_by_its_own_shape() -> None:
     """Three tiles of a row all taken for sideways (a calibration off by a turn) cannot be:
     a row holds at most one claimed tile a meld, so the row's usual box shape is upright and
