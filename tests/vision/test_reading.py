@@ -330,9 +330,9 @@ def test_a_standing_hand_boxed_beyond_its_melds_keeps_them_melds() -> None:
 
 
 def test_a_flower_past_the_corner_diagonal_belongs_to_the_row_it_lies_in_front_of() -> None:
-    """REALVAL3 table_s16_000078: a flower in front of a long row's end, near the table
-    corner, lies past the diagonal that splits the seats. It is in front of seat 0's row (2
-    widths in, beside the row's first tile) and of no row of the seat beside: seat 0's."""
+    """REALVAL3 table_s16_000048: a flower in front of a row's end, near the table corner,
+    lies past the diagonal that splits the seats. It is in front of seat 0's row (2 widths
+    in, beside the row's first tile) and of no row of the seat beside: seat 0's."""
     scene = Scene(seats=[SeatSpec(hand="1234567m123p55s", flowers="f2",
                                   melds=[("pung", "EEE", 1), ("pung", "WWW", 2),
                                          ("pung", "999p", 1)]), *OTHER_HANDS])
