@@ -729,9 +729,8 @@ def _flowers_to_their_row(role: np.ndarray, seat: np.ndarray, d: np.ndarray, a: 
             ak = float(rel[r] @ rights[k]) / width[k]
             if row_d - FLOWER_BAND <= dk <= row_d - 0.3 and lo - 1.0 <= ak <= hi + 1.0:
                 fits.append((k, dk, ak))
-        if len(fits) == 1 and fits[0][0] != seat[r] and int(seat[r]) not in rows:
-            continue  # the diagonal's seat shows no row to judge by: keep it
-        if len(fits) == 1 and fits[0][0] != seat[r]:
+        # (where the diagonal's seat shows no row to judge by, the flower keeps it)
+        if len(fits) == 1 and fits[0][0] != seat[r] and int(seat[r]) in rows:
             seat[r], d[r], a[r] = fits[0]
 
 
