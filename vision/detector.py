@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import DIE_CLASS
+from vision.backs import told_by_colour
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
 from vision.labels import ClassMap, class_map, parse_names
@@ -468,7 +469,10 @@ class Detector:
             if self.stills and self.finder is not None:
                 dets = self._finder_dice(image, dets, conf)
         # only a mean over the ways can fall under the threshold (a stream reads once)
-        return dets[dets.confidence >= conf] if floor < conf else dets
+        dets = dets[dets.confidence >= conf] if floor < conf else dets
+        # backs told by their colour: one lying flat among face-up tiles boxed as a face, a
+        # table's rim boxed as a back
+        return dets if self.grey else told_by_colour(image, dets)
 
     def _flipped(self, image: np.ndarray, plain: TileDetections,
                  floor: float) -> TileDetections:

@@ -1,0 +1,100 @@
+"""Backs told by their colour (``vision.backs``): a concealed kong's back boxed as a face, a
+table's rim boxed as a back."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scoring.tiles import format_tiles, parse_tiles
+from tests.vision.scenes import Scene, SeatSpec, detections, table_corners, top_down
+from vision.backs import BACK_SHARE, LEAST_BACK, back_shares, told_by_colour
+from vision.detections import TileDetections
+from vision.geometry import TableCalibration, read_table
+from vision.labels import BACK_CLASS
+
+FELT, BACK, FACE, INK, RIM = (60, 110, 40), (170, 95, 40), (215, 232, 238), (40, 40, 150), \
+    (90, 140, 190)
+
+
+def paint(dets: TileDetections, truth: list[int], size: int = 1080) -> np.ndarray:
+    """A frame where every body is drawn as what it truly is: a back one colour, a face
+    near-white with strokes of ink across its middle."""
+    img = np.full((size, size, 3), FELT, np.uint8)
+    for box, kind in zip(dets.xyxy.astype(int), truth, strict=True):
+        x0, y0, x1, y1 = box.tolist()
+        cv2.rectangle(img, (x0, y0), (x1, y1), BACK if kind == BACK_CLASS else FACE, -1)
+        if kind != BACK_CLASS:
+            for t in (0.35, 0.5, 0.65):
+                y = round(y0 + t * (y1 - y0))
+                cv2.line(img, (x0 + 3, y), (x1 - 3, y), INK, 2)
+    return img
+
+
+KONG = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
+                                                       ("concealed_kong", "7777p", None)]),
+                    SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s"),
+                    SeatSpec(hand="1234567m1234p5s")], wall=40)
+
+
+def _seat0(dets: TileDetections):
+    return read_table(dets, TableCalibration.from_corners(table_corners(top_down()))).seats[0]
+
+
+def test_a_concealed_kongs_back_boxed_as_a_face_is_a_back_again() -> None:
+    """Drawn-art tables table_s17_000019/20, REALVAL3 table_s16_000047: the kong's first back
+    lying flat in the row was boxed as a face (the classifier named it 8p or P) and its last
+    back was not found, so ``7777p`` came out as ``77p`` in the hand. Its colour is the
+    wall's: a back, and the kong is read."""
+    dets, truth = detections(KONG, top_down())
+    kong = [i for i in range(len(dets)) if truth[i] == BACK_CLASS
+            and np.median(dets.center[:, 1]) < dets.center[i, 1] < 1000][:2]
+    assert len(kong) == 2  # seat 0's two backs (the wall's lie nearer the centre)
+    first, last = sorted(kong, key=lambda i: dets.center[i, 0])
+    eight_p = parse_tiles("8p")[0]
+    dets.class_id[first], dets.confidence[first] = eight_p, 0.4
+    dets.topk_ids[first] = [eight_p, -1, -1]
+    image = paint(dets, truth)
+    seen = dets[[i for i in range(len(dets)) if i != last]]
+    before = _seat0(seen)
+    assert "7777p" not in [format_tiles(m.tiles) for m in before.melds]
+    after = _seat0(told_by_colour(image, seen))
+    assert [(m.type, format_tiles(m.tiles)) for m in after.melds] == [
+        ("pung", "444m"), ("concealed_kong", "7777p")]
+    assert format_tiles(after.hand) == "333m12355p"
+
+
+def test_a_box_on_the_rim_read_as_a_back_is_dropped_and_faces_stay_faces() -> None:
+    """Boxes on a table's rim at the frame's edge read as backs made a row of their own beyond
+    a seat's hand (drawn-art table_s17_000039: both hands went to the pond). A back box of
+    another colour than the frame's backs is none; a face dense with ink stays a face."""
+    dets, truth = detections(KONG, top_down())
+    image = paint(dets, truth)
+    image[1040:, :] = RIM
+    rim = TileDetections(xyxy=np.array([[500, 1042, 535, 1079], [540, 1042, 575, 1079]]),
+                         confidence=[0.45, 0.6], class_id=[BACK_CLASS, BACK_CLASS])
+    dense = int(np.flatnonzero(np.array(truth) != BACK_CLASS)[0])
+    x0, y0, x1, y1 = dets.xyxy[dense].astype(int).tolist()
+    for y in range(y0 + 3, y1 - 2, 3):  # ink over most of the face, its ground between
+        cv2.line(image, (x0 + 2, y), (x1 - 2, y), INK, 2)
+    every = TileDetections.merge([dets, rim])
+    shares = back_shares(image, every)
+    assert shares is not None
+    assert (shares[-2:] < LEAST_BACK).all() and shares[dense] < BACK_SHARE
+    told = told_by_colour(image, every)
+    assert len(told) == len(dets)  # the two rim boxes gone, nothing else
+    assert (told.class_id == dets.class_id).all()
+
+
+def test_without_sure_backs_and_faces_of_two_colours_colour_tells_nothing() -> None:
+    """A close-up of a hand shows no backs; a set whose backs are near-white cannot be told
+    from its faces by colour: the boxes are left as the detector found them."""
+    dets, truth = detections(KONG, top_down())
+    image = paint(dets, truth)
+    backs = np.flatnonzero(dets.is_back)
+    few = dets[np.r_[np.flatnonzero(dets.is_tile), backs[:3]]]
+    assert back_shares(image, few) is None
+    pale = image.copy()
+    pale[np.all(pale == BACK, axis=2)] = (205, 225, 232)  # backs nearly the faces' colour
+    assert back_shares(pale, dets) is None
+    assert told_by_colour(pale, dets) is dets

@@ -1,0 +1,94 @@
+"""Face-up boxes that show a tile's back: a concealed kong's backs lying flat in a row.
+
+The detector learned backs mostly from walls and standing hands; a back lying flat among face-up
+tiles (a concealed kong shown back, face, face, back) often comes back as a face box, and the
+crop classifier, which has no back class, names it (``P`` or ``8p``): the kong is then read as a
+pair in the hand. The frame itself shows what its backs and faces look like. Every face is printed
+on a near-white ground that shows between its ink, even on the densest faces; a back is one
+colour. So a face box whose middle is, almost pixel for pixel, nearer the colour of the frame's
+sure backs than that of its sure faces is a back.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.detections import TileDetections
+from vision.labels import BACK_CLASS
+
+MARGIN = 0.2  # of the box on each side left out: the tile's middle, clear of rim and neighbours
+SURE = 0.5  # detection score of the boxes whose colours stand for the frame's backs and faces
+MIN_SURE = 4  # sure backs and sure faces each needed (a close-up without backs: no rule)
+MIN_APART = 15.0  # Lab distance of the two colours under which colour tells them apart no more
+# share of a face box's middle nearer the backs' colour: backs read as faces on the held-back
+# tables show at least 0.98, the most back-like faces (dense dark 8p) at most 0.85
+BACK_SHARE = 0.95
+# under this share a back box is none: every labeled back of the held-back tables (5,581 boxes)
+# shows at least 0.7, while boxes on a table's rim or felt read as backs mostly show 0
+LEAST_BACK = 0.5
+
+
+def _middle(image: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """(K, 3) Lab pixels of the box's middle (none when it lies outside the image)."""
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = (float(v) for v in box)
+    dx, dy = (x1 - x0) * MARGIN, (y1 - y0) * MARGIN
+    xa, ya = max(0, round(x0 + dx)), max(0, round(y0 + dy))
+    xb, yb = min(w, round(x1 - dx)), min(h, round(y1 - dy))
+    if xb <= xa or yb <= ya:
+        return np.zeros((0, 3), np.float32)
+    patch = image[ya:yb, xa:xb].astype(np.float32) / 255.0
+    return cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+
+
+def _colour(image: np.ndarray, dets: TileDetections, rows: np.ndarray) -> np.ndarray | None:
+    """The median over ``rows`` of each box's median middle colour (Lab)."""
+    colours = [np.median(px, axis=0) for px in (_middle(image, dets.xyxy[r]) for r in rows)
+               if len(px)]
+    return np.median(np.array(colours), axis=0) if len(colours) >= MIN_SURE else None
+
+
+def back_shares(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
+    """(N,) the share of each box's middle nearer the colour of the frame's sure backs than
+    that of its sure faces; ``None`` where the frame shows too few of either or the two
+    colours alike (then colour tells nothing)."""
+    sure = dets.confidence >= SURE
+    backs = np.flatnonzero(sure & dets.is_back)
+    faces = np.flatnonzero(sure & dets.is_tile)
+    if len(backs) < MIN_SURE or len(faces) < MIN_SURE:
+        return None
+    back, face = _colour(image, dets, backs), _colour(image, dets, faces)
+    if back is None or face is None or float(np.linalg.norm(back - face)) < MIN_APART:
+        return None
+    out = np.zeros(len(dets), np.float32)
+    for r in np.flatnonzero(~dets.is_die):
+        px = _middle(image, dets.xyxy[r])
+        if len(px):
+            nearer = np.linalg.norm(px - back, axis=1) < np.linalg.norm(px - face, axis=1)
+            out[r] = float(nearer.mean())
+    return out
+
+
+def told_by_colour(image: np.ndarray, dets: TileDetections) -> TileDetections:
+    """``dets`` with face boxes of a back's colour made backs, and back boxes mostly of
+    another colour (a table's rim, felt, a shadow) dropped."""
+    share = back_shares(image, dets)
+    if share is None:
+        return dets
+    dets = as_backs(dets, dets.is_tile & (share >= BACK_SHARE))
+    return dets[~(dets.is_back & (share < LEAST_BACK))]
+
+
+def as_backs(dets: TileDetections, rows: np.ndarray) -> TileDetections:
+    """``dets`` with the boxes at ``rows`` (bool mask) turned into backs, left unclassified."""
+    if not rows.any():
+        return dets
+    topk_ids, topk_probs = dets.topk_ids.copy(), dets.topk_probs.copy()
+    topk_ids[rows], topk_probs[rows] = -1, 0.0
+    topk_ids[rows, 0], topk_probs[rows, 0] = BACK_CLASS, 1.0
+    data = dict(dets.data)
+    if "coarse" in data:
+        data["coarse"] = np.asarray(data["coarse"]) & ~rows
+    return dets.with_(class_id=np.where(rows, BACK_CLASS, dets.class_id).astype(
+        dets.class_id.dtype), topk_ids=topk_ids, topk_probs=topk_probs, data=data)
