@@ -10,7 +10,9 @@ import pytest
 from scoring.record import parse_record
 from scoring.tiles import format_tiles, parse_tiles
 from tests.vision.scenes import Scene, SeatSpec, detections, table_corners, tilted, top_down
+from vision.detections import TileDetections
 from vision.geometry import TableCalibration, find_table_corners, order_corners, read_table
+from vision.labels import BACK_CLASS
 from vision.reading import read_detections, seat_states
 
 SHOWDOWN = Scene(seats=[
@@ -146,6 +148,23 @@ def test_a_sideways_tile_boxed_as_two_halves_is_one_tile() -> None:
 def test_touching_tiles_are_not_taken_for_halves() -> None:
     table = read_table(*_dets(SHOWDOWN))
     assert not (table.detections.role == "half").any()
+
+
+def test_a_concealed_kongs_back_boxed_twice_is_one_back() -> None:
+    """Drawn-art table_s17_000023: the kong's last back was boxed whole and again by its top
+    half (IoU about 0.5, so NMS kept both); the five boxes made no meld and ``9999p`` stayed
+    in the hand as ``99p``. The less sure box is the same back."""
+    scene = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
+                                                            ("concealed_kong", "9999p", None)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    last = dets.xyxy[14]  # the kong's far back
+    top = TileDetections(xyxy=[[last[0] - 1, last[1] - 2, last[2], (last[1] + last[3]) / 2]],
+                         confidence=[0.34], class_id=[BACK_CLASS])
+    s0 = _seat0(scene, TileDetections.merge([dets, top]))
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [
+        ("pung", "444m"), ("concealed_kong", "9999p")]
+    assert format_tiles(s0.hand) == "333m12355p" and s0.hidden == 0
 
 
 OTHER_HANDS = [SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"),
