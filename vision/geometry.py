@@ -880,8 +880,8 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
     Three readings allow for one unseen, misread or misboxed tile: a kong whose 4th tile the
     classifier read as another kind, when that tile is the sideways (claimed) one and the other
     three agree; at the row's very end, a concealed kong whose last back was not found (its two
-    faces upright and read alike); and four of one kind with a straight tile boxed as wide as
-    the claimed one (two tiles called sideways), its claimed tile unsure."""
+    faces upright and read alike); and three or four of one kind with a straight tile boxed as
+    wide as the claimed one (two tiles called sideways), its claimed tile unsure."""
     if len(rows) not in (3, 4):
         return None
     back = [bool(dets.is_back[r]) for r in rows]
@@ -894,12 +894,14 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
             return None
         return MeldReading("concealed_kong", (faces,) * 4, None, None, tuple(rows),
                            len(rows) == 4)
-    if not any(back) and len(rows) == 4 and len(side) == 2:
+    if not any(back) and len(side) == 2:
         # the claimed tile is taken to be the first of the two, and the meld flagged
         kind = _best_identical(dets, rows)
         if kind is not None and sum(int(dets.class_id[r]) == kind for r in rows) >= 3:
-            return MeldReading("exposed_kong", (kind,) * 4, _claimed_from(seat, side[0], 4),
-                               side[0], tuple(rows), False)
+            mtype = "exposed_kong" if len(rows) == 4 else "pung"
+            return MeldReading(mtype, (kind,) * len(rows),
+                               _claimed_from(seat, side[0], len(rows)), side[0], tuple(rows),
+                               False)
     if any(back) or len(side) > 1:
         return None
     tiles = _best_meld_tiles(dets, rows)

@@ -115,6 +115,22 @@ def test_a_kong_with_a_second_tile_boxed_sideways_is_still_a_kong() -> None:
     assert format_tiles(s0.hand) == "55m456p444666s"
 
 
+def test_a_pung_with_a_second_tile_boxed_sideways_is_still_a_pung() -> None:
+    """Drawn-art table_s17_000017: two tiles of a pung ``444s`` were boxed as wide as a claimed
+    one, the pung stayed in the hand (``44455s``) and the winner's hand was lost. Three of a
+    kind in a row, two of them sideways, are a pung, its claimed tile unsure."""
+    scene = Scene(seats=[SeatSpec(hand="55m456p444666s", melds=[("pung", "WWW", 1)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    wide = dets.xyxy.copy()
+    side, last = wide[12], wide[13]  # the claimed W and the pung's last W
+    wide[13] = [last[0], side[1], last[0] + side[2] - side[0], side[3]]
+    s0 = _seat0(scene, dets.with_(xyxy=wide))
+    assert [(m.type, format_tiles(m.tiles), m.certain) for m in s0.melds] == [
+        ("pung", "WWW", False)]
+    assert format_tiles(s0.hand) == "55m456p444666s"
+
+
 def test_a_concealed_kong_at_the_row_end_missing_its_last_back() -> None:
     scene = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
                                                             ("concealed_kong", "7777p", None)]),
