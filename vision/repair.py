@@ -22,6 +22,8 @@ from vision.geometry import MeldReading, SeatReading, TableReading
 
 MAX_CHANGES = 3
 MAX_TRIES = 20000
+UNSEEN_COST = 9.2  # a kind outside a tile's top-k: as if the classifier gave it 1e-4
+NOT_A_FLOWER = 2 * UNSEEN_COST  # a flower read as no flower: costlier than any other flower
 
 
 @dataclass(frozen=True)
@@ -59,16 +61,20 @@ class _Slot:
 def _alternatives(dets: TileDetections, row: int, kind: Tile) -> list[tuple[Tile, float]]:
     """The other kinds of a tile's top-k (flowers for a flower, tiles for a tile), each with
     the log-probability lost reading it instead of ``kind`` (the top one's when ``kind`` is
-    not among them)."""
+    not among them). A flower may also be no flower at all, a tile of its top-k, but only
+    after every flower, ranked or not (``NOT_A_FLOWER`` more): a box in the flower row on a
+    discard or on a standing tile's side, read as a flower the table already shows, when the
+    table shows all eight."""
     probs = dets.topk_probs[row]
     ids = dets.topk_ids[row]
     p_now = max((float(p) for t, p in zip(ids, probs, strict=True) if t == kind),
                 default=float(probs[0]) if len(probs) else 1.0)
-    alts = [(int(t), float(np.log(max(p_now, 1e-9)) - np.log(max(float(p), 1e-9))))
+    alts = [(int(t), max(float(np.log(max(p_now, 1e-9)) - np.log(max(float(p), 1e-9))), 0.0))
             for t, p in zip(ids, probs, strict=True)
             if 0 <= t < NUM_TILES and t != kind and p > 0
-            and is_flower(int(t)) == is_flower(kind)]
-    return [(t, max(c, 0.0)) for t, c in alts]
+            and (is_flower(int(t)) == is_flower(kind) or is_flower(kind))]
+    return [(t, c + NOT_A_FLOWER if is_flower(kind) and not is_flower(t) else c)
+            for t, c in alts]
 
 
 def _slots(reading: TableReading) -> list[_Slot]:
@@ -244,8 +250,6 @@ def _shown(kinds: Sequence[Tile], reading: TableReading) -> Counter[Tile]:
     return shown
 
 
-UNSEEN_COST = 9.2  # a kind outside a tile's top-k: as if the classifier gave it 1e-4
-
 
 def _cost(slot: _Slot, kind: Tile) -> float:
     return 0.0 if kind == slot.kind else dict(slot.alternatives).get(kind, UNSEEN_COST)
@@ -328,7 +332,16 @@ def _meld_with(meld: MeldReading, by_row: dict[int, Tile]) -> MeldReading:
 
 
 def _refresh_lists(seat: SeatReading, reading: TableReading) -> None:
-    kinds = reading.detections.class_id
+    """A seat's flowers and discards as now read; a flower read anew as a tile is none of the
+    seat's (left outside)."""
+    dets = reading.detections
+    kinds = dets.class_id
+    gone = [r for r in seat.flower_rows if not is_flower(int(kinds[r]))]
+    if gone:
+        role, seat_of = dets.role.copy(), dets.seat.copy()
+        role[gone], seat_of[gone] = "outside", -1
+        reading.detections = dets.with_(role=role, seat=seat_of)
+        seat.flower_rows = [r for r in seat.flower_rows if r not in gone]
     seat.flowers = [int(kinds[r]) for r in seat.flower_rows]
     seat.discards = [int(kinds[r]) for r in seat.discard_rows]
 

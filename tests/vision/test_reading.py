@@ -741,6 +741,27 @@ def test_more_misread_copies_than_the_search_changes_still_give_the_win() -> Non
     assert format_tiles(out.table.seats[0].hand) == "123m456p78988sWWW"
 
 
+def test_a_flower_seen_twice_when_all_eight_are_shown_is_no_flower() -> None:
+    """REALVAL3 table_s16_000034/000063, drawn-art table_s17_000004: a box in a seat's flower
+    row on something else (a discard 發, a standing tile's side) read as a flower that another
+    seat shows, with all eight flowers on the table: no flower is left for it, so it is the
+    tile it most likely is, left out of the seat's flowers, and the reading is legal."""
+    scene = dataclasses.replace(SHOWDOWN, seats=[
+        dataclasses.replace(SHOWDOWN.seats[0], flowers="f1f5F"),  # a 發 in the flower row
+        dataclasses.replace(SHOWDOWN.seats[1], flowers="f2f3f4"),
+        dataclasses.replace(SHOWDOWN.seats[2], flowers="f6"),
+        dataclasses.replace(SHOWDOWN.seats[3], flowers="f7f8")])
+    f2 = parse_tiles("f2")[0]
+    dets, calib = _dets(scene, {16: f2})  # the 發 read as f2 (0.6), 發 its runner-up (0.3)
+    assert dets.topk_ids[16][1] == parse_tiles("F")[0]
+    out = read_detections(dets, calib, ruleset="shandong", dealer=1)
+    assert out.repair.legal and [str(c) for c in out.repair.changes] == ["f2->F"]
+    assert format_tiles(out.table.seats[0].flowers) == "f1f5"
+    assert format_tiles(out.table.seats[1].flowers) == "f2f3f4"
+    assert out.table.detections.role[16] == "outside"
+    assert out.record["outcome"] == "win" and out.record["wins"][0]["seat"] == 0
+
+
 def test_a_flower_seen_twice_becomes_another_so_the_win_is_recorded() -> None:
     """Seat 0's f5 read as f2, which seat 1 also shows, and no other flower among its
     classes: a set has one of each flower, so one f2 is changed to a flower not on the table
