@@ -17,7 +17,7 @@ import numpy as np
 
 from scoring.record import Meld
 from scoring.rulesets.registry import rules_for
-from scoring.tiles import TILE_NAMES, Tile, format_tiles
+from scoring.tiles import TILE_NAMES, Tile, format_tiles, is_flower
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import (
@@ -327,7 +327,11 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
     if not fixed.legal:
         notes.append("impossible reading left as seen: " + "; ".join(fixed.problems))
     for c in fixed.changes:
-        notes.append(f"changed {c} (the legal reading most likely from the top-k classes)")
+        if is_flower(c.old) and not is_flower(c.new):
+            notes.append(f"changed {c}: no flower, left out of the flowers (the table shows "
+                         "every flower already)")
+        else:
+            notes.append(f"changed {c} (the legal reading most likely from the top-k classes)")
     dice = read_dice(table.detections)
     if dice is not None:
         wb, note = wall_break(ruleset, dealer, [dice.faces], options)

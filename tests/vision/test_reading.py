@@ -760,6 +760,7 @@ def test_a_flower_seen_twice_when_all_eight_are_shown_is_no_flower() -> None:
     assert format_tiles(out.table.seats[1].flowers) == "f2f3f4"
     assert out.table.detections.role[16] == "outside"
     assert out.record["outcome"] == "win" and out.record["wins"][0]["seat"] == 0
+    assert any(n.startswith("changed f2->F: no flower") for n in out.notes)
 
 
 def test_a_flower_seen_twice_becomes_another_so_the_win_is_recorded() -> None:
