@@ -28,6 +28,7 @@ from vision.backs import told_by_colour
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
 from vision.labels import ClassMap, class_map, parse_names
+from vision.training.crops import READ_PADS
 
 DEFAULT_THREADS = 2  # a 2-core laptop (idle threads sleep, so 2 do not lose to 1 on a busy CPU)
 LETTERBOX_FILL = 114
@@ -340,6 +341,8 @@ class Detector:
             keeps a quarter of its score (:func:`mean_of_passes`). Default on for ``stills``
             (a photo is read once), off for a stream (speed); a whole table's reading is
             tuned to single boxes and reads worse so.
+        pads: the crops each tile is named from, grown by these shares of its box a side,
+            their odds multiplied (default ``READ_PADS``: a tight and a loose crop).
         dice_finder: path of a second detection model trained on windows cut at a dice
             photo's own scale (``mjtable dataset photo-crops``): on a still of dice (fewer
             than ``AUTO_MIN_FOUND`` tiles at a close-up size) it reads the photo at up to
@@ -356,7 +359,8 @@ class Detector:
                  grey: bool = False, turns: int | None = None,
                  backend: str | None = None, ink: bool = True,
                  flips: bool | None = None,
-                 dice_finder: str | os.PathLike[str] | None = None) -> None:
+                 dice_finder: str | os.PathLike[str] | None = None,
+                 pads: Sequence[float] | None = None) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
         self.det = OnnxModel(detector, threads, backend)
@@ -407,6 +411,9 @@ class Detector:
         self._ink_pair: tuple[int, int] | None = None
         if ink and self.cls is not None and {"E", "F"} <= set(self.cls.names):
             self._ink_pair = (list(self.cls.names).index("E"), list(self.cls.names).index("F"))
+        self.pads = tuple(READ_PADS if pads is None else pads)
+        if not self.pads or any(not 0.0 <= p <= 0.5 for p in self.pads):
+            raise ValueError(f"crop pads must be one or more shares in 0..0.5, got {self.pads}")
         self.read_dice = read_dice
         self.reuse_crops = reuse_crops and not stills
         self.crops_classified = 0  # crops sent to the classifier so far (the cache's effect)
@@ -665,7 +672,7 @@ class Detector:
 
     def classify(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """Name every coarse tile (and die) from its full-resolution crop, in batches."""
-        from vision.training.crops import CROP_PAD, crop_box, symmetric_probs
+        from vision.training.crops import CROP_PAD, crop_box, padded_probs, symmetric_probs
 
         assert self.cls is not None
         coarse = dets.data.get("coarse", np.zeros(len(dets), bool))
@@ -690,10 +697,12 @@ class Detector:
                     probs[row] = old_probs[j]
                     fresh[row] = False
         if fresh.any():
-            todo_crops = [crops[i] for i in np.flatnonzero(fresh)]
-            probs[fresh] = symmetric_probs(todo_crops, self.classify_crops, self.turns)
-            if self._ink_pair is not None:
-                probs[fresh] = weigh_ink(todo_crops, probs[fresh], *self._ink_pair)
+            ink = self._ink_pair
+            probs[fresh] = padded_probs(
+                image, boxes[fresh],
+                lambda cs: symmetric_probs(cs, self.classify_crops, self.turns),
+                self.pads, size,
+                None if ink is None else lambda cs, ps: weigh_ink(cs, ps, *ink))
             self.crops_classified += int(fresh.sum())
         self._cache = (boxes, thumbs, probs)
         cmap = np.array(self.cls.classes.class_id, np.int16)
