@@ -374,6 +374,12 @@ def format_tables(score: TableScore, label: str, seconds: float, top_confusions:
     if confusions:
         lines.append("  top confusions (true -> read: count): " + ", ".join(
             f"{a}->{b}: {c}" for (a, b), c in confusions))
+    hard = [(src, n) for src, n in score.misread.most_common() if n]
+    if hard:
+        lines.append(f"  face-up tiles misread or not found, by source photo ({len(hard)} of "
+                     f"{len(score.placed)} sources; misread of placed): " + ", ".join(
+                         f"{src} {n}/{score.placed[src]}"
+                         for src, n in hard[:top_confusions // 2]))
     for miss in score.misses[:misses]:
         lines.append(f"  miss: {miss}")
     if len(score.misses) > misses:

@@ -174,6 +174,10 @@ class TableScore:
     back_boxes: int = 0  # boxes read as face-down tiles
     hidden: list[int] = field(default_factory=lambda: [0, 0])  # hidden hands counted right
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # per source photo of a face-up tile (real-face scenes name it): placements, and those
+    # misread or not found, so a draw's misreads are traced to the few hard faces they share
+    placed: Counter[str] = field(default_factory=Counter)
+    misread: Counter[str] = field(default_factory=Counter)
     misses: list[str] = field(default_factory=list)
 
     def __iadd__(self, other: TableScore) -> TableScore:
@@ -186,6 +190,8 @@ class TableScore:
         self.missed += other.missed
         self.back_boxes += other.back_boxes
         self.confusions.update(other.confusions)
+        self.placed.update(other.placed)
+        self.misread.update(other.misread)
         self.misses += other.misses
         return self
 
@@ -239,6 +245,10 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
     for g, p in pairs:
         obj = faces[g]
         out.tiles[1] += 1
+        source = obj.get("photo")
+        if source:
+            out.placed[source] += 1
+            out.misread[source] += p is None or labels[p] != obj["tile"]
         if p is None:
             out.missed += 1
             continue

@@ -89,6 +89,9 @@ def tables(tmp_path: Path) -> tuple[Path, Path, int]:
     and relabeled with known differences; the models that read it perfectly; its face-up
     tiles."""
     manifest = json.loads((SAMPLES / "table_2.json").read_text())
+    for obj in manifest["objects"]:  # a real-face scene names each face's source photo
+        if obj["tile"] not in ("die", "back"):
+            obj["photo"] = f"faces:{obj['tile']}"
     folder = tmp_path / "tables"
     (folder / "manifests").mkdir(parents=True)
     (folder / "images" / "val").mkdir(parents=True)
@@ -113,6 +116,10 @@ def test_eval_tables_on_scenes_with_known_answers(tables, capsys) -> None:
     assert score.tiles == [2 * faces - 2, 2 * faces] and score.wrong_seat == 1
     assert score.missed == 0
     assert score.confusions == {("6m", "7m"): 1}
+    # the misread 7m traced to its source photo, among all it was placed
+    sevens = sum(o["tile"] == "7m" and o.get("visible", 1.0) >= 0.5
+                 for o in json.loads((SAMPLES / "table_2.json").read_text())["objects"])
+    assert +score.misread == {"faces:7m": 1} and score.placed["faces:7m"] == 2 * sevens
     assert score.dice == [3, 4] and score.rolls == [1, 2]
     assert score.backs == [56, 56] and score.back_boxes == 56 and score.hidden == [0, 0]
     assert main(["eval", "--no-flips", str(models), "--tables", str(folder)]) == 0
@@ -121,6 +128,8 @@ def test_eval_tables_on_scenes_with_known_answers(tables, capsys) -> None:
     assert "winner's hand exactly right (recorded as the win): 1/2 (50.0%)" in out
     assert f"{2 * faces - 2}/{2 * faces}" in out and "1 given to the wrong seat" in out
     assert "top confusions (true -> read: count): 6m->7m: 1" in out
+    assert (f"by source photo (1 of {len(score.placed)} sources; misread of placed): "
+            f"faces:7m 1/{2 * sevens}") in out
     assert "relabeled winner seat 2: recorded a win by seat 2, " in out
     assert main(["eval", "--no-flips", str(models), "--tables", str(folder), "--misses", "0"]) == 0
     out = capsys.readouterr().out
