@@ -17,8 +17,8 @@ import numpy as np
 CROP_PAD = 0.10
 CROP_SIZE = 64
 # a tile is named from two crops, tight and loose, their odds multiplied: on labeled face boxes
-# of held-back tables (REALVAL4, REALVAL3, ARTVAL) 95.1%, 95.5%, 99.9% right, against 94.1%,
-# 94.2%, 99.8% from the training pad alone (MODELS.md, eighteenth session)
+# of held-back tables (REALVAL4, REALVAL3, ARTVAL) 95.05%, 95.51%, 99.92% right, against 94.12%,
+# 94.16%, 99.84% from the training pad alone (bench/crop_pads.py; MODELS.md, eighteenth session)
 READ_PADS = (0.0, 0.2)
 
 
