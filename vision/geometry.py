@@ -851,8 +851,14 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
             # ... or a boxed-wide gap inside the melds is still narrower than the hand's
             wide = start > 0 and gap > layout.split_gap and max(insides) < gap - half
             # ... or each shows what only a meld shows, whatever the boxes make of the gaps: a
-            # claimed tile lying sideways, or a concealed kong's backs
-            shown = all(_shown_meld(meld(i, e - i)) for i, e in zip(cut, ends, strict=True))
+            # claimed tile lying sideways, or a concealed kong's backs; unless the row plainly
+            # splits inside one, between two upright tiles (a sideways tile's box tells its
+            # gaps badly), wider than a group's gap and than the one before the meld (a hand's
+            # last tile read as the meld's kind made a pung a kong)
+            shown = all(_shown_meld(meld(i, e - i)) for i, e in zip(cut, ends, strict=True)) \
+                and not any(gaps[j] > layout.split_gap and gaps[j] > gaps[i] + half
+                            and not sideways[order[j]] and not sideways[order[j - 1]]
+                            for i, e in zip(cut, ends, strict=True) for j in range(i + 1, e))
             if not (apart or wide or shown):
                 continue
             margin = min(gaps[i] for i in cut) - max(insides)

@@ -131,6 +131,26 @@ def test_a_pung_with_a_second_tile_boxed_sideways_is_still_a_pung() -> None:
     assert format_tiles(s0.hand) == "55m456p444666s"
 
 
+def test_a_hand_tile_read_as_the_pung_beside_it_does_not_make_it_a_kong() -> None:
+    """Fresh real-face table_s18_000008: the hand's last tile, a 6s read 7s, lay a little apart
+    from the hand (0.15 widths) and far from the pung ``777s`` after it (0.38); with the pung's
+    sideways tile, ``7777s`` showed itself a meld and took it. A meld split inside, between two
+    upright tiles, wider than a group's gap and the gap before it, is no meld."""
+    scene = Scene(seats=[SeatSpec(hand="55m456p444669s", melds=[("pung", "WWW", 1)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    width = float(np.median(dets.xyxy[:11, 2] - dets.xyxy[:11, 0]))
+    moved = dets.xyxy.copy()
+    moved[:10, [0, 2]] -= 0.15 * width  # the hand but its last tile
+    gap = float(moved[11, 0] - moved[10, 2]) / width
+    assert gap > 0.3  # the hand's gap to its melds
+    classes = dets.class_id.copy()
+    classes[10] = parse_tiles("W")[0]  # the 9s read as the pung's kind
+    s0 = _seat0(scene, dets.with_(xyxy=moved, class_id=classes))
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [("pung", "WWW")]
+    assert format_tiles(s0.hand) == "55m456p44466sW"
+
+
 def test_a_concealed_kong_at_the_row_end_missing_its_last_back() -> None:
     scene = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
                                                             ("concealed_kong", "7777p", None)]),
