@@ -14,6 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from scoring.tiles import tile_from_name
 from vision.detections import TileDetections
 from vision.labels import BACK_CLASS
 
@@ -29,6 +30,11 @@ BACK_SHARE = 0.97
 # under this share a back box is none: every labeled back of the held-back tables (5,575 boxes)
 # shows at least 0.7, while boxes on a table's rim or felt read as backs mostly show 0
 LEAST_BACK = 0.5
+# a box read 白 with this share or more shows a back: of the 406 白 faces of REALVAL4, REALVAL3,
+# ARTVAL, ARTVAL2 and the bundled photos read 白, 0.15 at most; of the 32 boxes read 白 on no
+# labeled face, half show 0.2 to 0.94 (a standing tile's top and side)
+BLANK_BACK = 0.2
+BLANK_CLASS = tile_from_name("P")
 
 
 def _middle(image: np.ndarray, box: np.ndarray) -> np.ndarray:
@@ -50,10 +56,12 @@ def _colour(middles: list[np.ndarray], rows: np.ndarray) -> np.ndarray | None:
     return np.median(np.array(colours), axis=0) if len(colours) >= MIN_SURE else None
 
 
-def back_shares(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
-    """(N,) the share of each box's middle nearer the colour of the frame's sure backs than
-    that of its sure faces; ``None`` where the frame shows too few of either or the two
-    colours alike (then colour tells nothing)."""
+def back_shares(image: np.ndarray, dets: TileDetections,
+                rows: np.ndarray | None = None) -> np.ndarray | None:
+    """(N,) the share of each box's middle (of ``rows`` alone, bool mask, where given; 0
+    elsewhere) nearer the colour of the frame's sure backs than that of its sure faces;
+    ``None`` where the frame shows too few of either or the two colours alike (then colour
+    tells nothing)."""
     sure = dets.confidence >= SURE
     backs = np.flatnonzero(sure & dets.is_back)
     faces = np.flatnonzero(sure & dets.is_tile)
@@ -63,8 +71,10 @@ def back_shares(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
     backs = backs[np.argsort(-dets.confidence[backs])[:MAX_SURE]]
     faces = faces[np.argsort(-dets.confidence[faces])[:MAX_SURE]]
     empty = np.zeros((0, 3), np.float32)
-    middles = [empty if die else _middle(image, box)
-               for box, die in zip(dets.xyxy, dets.is_die, strict=True)]
+    wanted = ~dets.is_die if rows is None else rows.copy()
+    wanted[backs] = wanted[faces] = True  # the colours' own boxes
+    middles = [_middle(image, box) if want else empty
+               for box, want in zip(dets.xyxy, wanted, strict=True)]
     back, face = _colour(middles, backs), _colour(middles, faces)
     if back is None or face is None or float(np.linalg.norm(back - face)) < MIN_APART:
         return None
@@ -72,7 +82,7 @@ def back_shares(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
     normal, level = 2.0 * (face - back), float(face @ face - back @ back)
     out = np.zeros(len(dets), np.float32)
     for r, px in enumerate(middles):
-        if len(px):
+        if len(px) and (rows is None or rows[r]):
             out[r] = float(np.mean(px @ normal < level))
     return out
 
@@ -99,3 +109,19 @@ def as_backs(dets: TileDetections, rows: np.ndarray) -> TileDetections:
         data["coarse"] = np.asarray(data["coarse"]) & ~rows
     return dets.with_(class_id=np.where(rows, BACK_CLASS, dets.class_id).astype(
         dets.class_id.dtype), topk_ids=topk_ids, topk_probs=topk_probs, data=data)
+
+
+def blanks_told_by_colour(image: np.ndarray, dets: TileDetections) -> TileDetections:
+    """``dets`` without the boxes read as the blank 白 (``P``) that show a back's colour: a
+    standing tile seen from above, its back's top and its ivory side, which the classifier,
+    seeing no ink, names ``P`` (a hand tile where none shows). A 白 face shows its ground
+    alone (a share under ``BLANK_BACK``). Its standing tile is mostly boxed as a back
+    already; made a back too, this box counted it twice more often than it counted it."""
+    blank = dets.is_tile & (dets.class_id == BLANK_CLASS)
+    if not blank.any():
+        return dets
+    share = back_shares(image, dets, blank)
+    if share is None:
+        return dets
+    drop = blank & (share >= BLANK_BACK)
+    return dets[~drop] if drop.any() else dets

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import DIE_CLASS
-from vision.backs import told_by_colour
+from vision.backs import blanks_told_by_colour, told_by_colour
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
 from vision.labels import ClassMap, class_map, parse_names
@@ -444,6 +444,8 @@ class Detector:
         batches), die faces by the die classifier and by their pips."""
         if self.cls is not None:
             dets = self.classify(image, dets)
+            if not self.grey:  # a standing tile's top, named 白 for its blank side
+                dets = blanks_told_by_colour(image, dets)
         if self.dice is not None:
             dets = self.read_dice_faces(image, dets)
         if self.read_dice and len(dets):

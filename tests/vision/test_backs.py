@@ -1,5 +1,5 @@
 """Backs told by their colour (``vision.backs``): a concealed kong's back boxed as a face, a
-table's rim boxed as a back."""
+table's rim boxed as a back, a standing tile's top read as the blank 白."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ import numpy as np
 
 from scoring.tiles import format_tiles, parse_tiles
 from tests.vision.scenes import Scene, SeatSpec, detections, table_corners, top_down
-from vision.backs import BACK_SHARE, LEAST_BACK, back_shares, told_by_colour
+from vision.backs import (
+    BACK_SHARE,
+    BLANK_BACK,
+    LEAST_BACK,
+    back_shares,
+    blanks_told_by_colour,
+    told_by_colour,
+)
 from vision.detections import TileDetections
 from vision.geometry import TableCalibration, read_table
 from vision.labels import BACK_CLASS
@@ -98,3 +105,32 @@ def test_without_sure_backs_and_faces_of_two_colours_colour_tells_nothing() -> N
     pale[np.all(pale == BACK, axis=2)] = (205, 225, 232)  # backs nearly the faces' colour
     assert back_shares(pale, dets) is None
     assert told_by_colour(pale, dets) is dets
+
+
+def test_a_standing_tiles_top_read_as_the_blank_is_left_out_and_a_blank_face_stays() -> None:
+    """Fresh real-face table_s18_000055: a seat's one standing tile, seen from above as its
+    back's top and its ivory side, was boxed as a face and read 白 (``P``): a hand tile
+    where none shows. A box read 白 that shows the backs' colour is left out; a 白 face,
+    all ground, stays."""
+    dets, truth = detections(KONG, top_down())
+    image = paint(dets, truth)
+    faces = np.flatnonzero(dets.is_tile)
+    standing, blank = int(faces[0]), int(faces[1])
+    x0, y0, x1, y1 = dets.xyxy[standing].astype(int).tolist()
+    image[y0:y1, x0:x1] = FACE
+    image[y0:(y0 + y1) // 2, x0:x1] = BACK  # its back's top above its side
+    bx0, by0, bx1, by1 = dets.xyxy[blank].astype(int).tolist()
+    image[by0:by1, bx0:bx1] = FACE  # 白: no ink
+    white = parse_tiles("P")[0]
+    dets.class_id[[standing, blank]] = white
+    rows = np.zeros(len(dets), bool)
+    rows[[standing, blank]] = True
+    shares = back_shares(image, dets, rows)
+    assert shares is not None and shares[blank] < BLANK_BACK <= shares[standing] < BACK_SHARE
+    assert not shares[~rows].any()  # only the boxes asked about are measured
+    told = blanks_told_by_colour(image, dets)
+    keep = np.ones(len(dets), bool)
+    keep[standing] = False
+    assert len(told) == len(dets) - 1
+    assert (told.xyxy == dets.xyxy[keep]).all() and (told.class_id == dets.class_id[keep]).all()
+    assert blanks_told_by_colour(image, told) is told  # nothing read 白 shows a back now
