@@ -23,16 +23,16 @@ SURE = 0.5  # detection score of the boxes whose colours stand for the frame's b
 MIN_SURE = 4  # sure backs and sure faces each needed (a close-up without backs: no rule)
 MAX_SURE = 16  # of each, the surest: their colours are the frame's
 MIN_APART = 15.0  # Lab distance of the two colours under which colour tells them apart no more
-# share of a face box's middle nearer the backs' colour: of the face boxes on the held-back
-# tables (REALVAL3 and ARTVAL, 8,604) the densest, dark 8p, show 0.96 and 0.91 at most, the
-# backs boxed as faces 0.98 or more (all but one half hidden under a hand)
+# the shares below as measured on the held-back tables REALVAL4, REALVAL3, ARTVAL, ARTVAL2 and
+# the bundled photos (python bench/back_shares.py; MODELS.md, eighteenth session)
+# a face box is a back at this share of its middle nearer the backs' colour: the 16,774 boxes on
+# labeled faces show 0.957 at most (dense dark 8p), the 8 face boxes on labeled backs 0.98 or more
 BACK_SHARE = 0.97
-# under this share a back box is none: every labeled back of the held-back tables (5,575 boxes)
-# shows at least 0.7, while boxes on a table's rim or felt read as backs mostly show 0
+# under this share a back box is none: the 9,983 back boxes on labeled backs show 0.81 or more,
+# while boxes on a table's rim or felt read as backs mostly show 0 (681 of 2,579 on nothing)
 LEAST_BACK = 0.5
-# a box read 白 with this share or more shows a back: of the 406 白 faces of REALVAL4, REALVAL3,
-# ARTVAL, ARTVAL2 and the bundled photos read 白, 0.15 at most; of the 32 boxes read 白 on no
-# labeled face, half show 0.2 to 0.94 (a standing tile's top and side)
+# a box read 白 at this share or more is a standing tile's top and side: the 406 boxes read 白
+# on 白 faces show 0.15 at most; 17 of the 33 read 白 on nothing show 0.2 or more
 BLANK_BACK = 0.2
 BLANK_CLASS = tile_from_name("P")
 
