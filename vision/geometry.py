@@ -719,10 +719,14 @@ def _flowers_to_their_row(role: np.ndarray, seat: np.ndarray, d: np.ndarray, a: 
                           width: np.ndarray, outers: list[np.ndarray]) -> None:
     """A flower near a table corner lies past the diagonal that splits the seats: it belongs
     to the one seat whose row it lies in front of (within ``FLOWER_BAND``, along the row's
-    length), when it lies in front of no row of the seat the diagonal gave it."""
+    length), when it lies in front of no row of the seat the diagonal gave it; or, in front
+    of no row of that seat and apart from its flowers, to the one seat whose flowers it lies
+    in line beside (fresh REALVAL4 table_s18_000053: ``f3 f4 f8`` in a row, the ``f8`` past
+    the diagonal, their seat's standing hand unboxed, so it showed no row)."""
     rows = {k: (float(np.median(d[o])), float(a[o].min()), float(a[o].max()))
             for k, o in enumerate(outers) if len(o) >= 3}
-    for r in np.flatnonzero(role == "flower").tolist():
+    flowers = np.flatnonzero(role == "flower")
+    for r in flowers.tolist():
         fits = []
         for k, (row_d, lo, hi) in rows.items():
             dk = float(rel[r] @ towards[k]) / width[k]
@@ -732,14 +736,32 @@ def _flowers_to_their_row(role: np.ndarray, seat: np.ndarray, d: np.ndarray, a: 
         # (where the diagonal's seat shows no row to judge by, the flower keeps it)
         if len(fits) == 1 and fits[0][0] != seat[r] and int(seat[r]) in rows:
             seat[r], d[r], a[r] = fits[0]
+        elif not any(k == seat[r] for k, _, _ in fits) and not _beside_flowers(
+                np.array([r]), flowers[(seat[flowers] == seat[r]) & (flowers != r)], d, a).any():
+            beside = set()
+            for k in set(seat[flowers].tolist()) - {int(seat[r]), -1}:
+                dk = float(rel[r] @ towards[k]) / width[k]
+                ak = float(rel[r] @ rights[k]) / width[k]
+                theirs = flowers[seat[flowers] == k]
+                if _in_line(np.array([dk]), np.array([ak]), d[theirs], a[theirs]).any():
+                    beside.add((k, dk, ak))
+            if len(beside) == 1:
+                seat[r], d[r], a[r] = beside.pop()
 
 
 def _beside_flowers(rows: np.ndarray, flowers: np.ndarray, d: np.ndarray, a: np.ndarray
                     ) -> np.ndarray:
-    """(len(rows),) bool: the tile lies in line beside one of the seat's ``flowers`` (under half
-    a width off their row, 1.6 widths along it), where a flower read as a suit tile lies."""
-    return ((np.abs(d[rows][:, None] - d[flowers][None, :]) < 0.5)
-            & (np.abs(a[rows][:, None] - a[flowers][None, :]) < 1.6)).any(axis=1)
+    """(len(rows),) bool: the tile lies in line beside one of the seat's ``flowers``, where a
+    flower read as a suit tile lies."""
+    return _in_line(d[rows], a[rows], d[flowers], a[flowers])
+
+
+def _in_line(d: np.ndarray, a: np.ndarray, fd: np.ndarray, fa: np.ndarray) -> np.ndarray:
+    """(len(d),) bool: each place (``d`` in, ``a`` along a seat's row, in tile widths) lies in
+    line beside one of the places ``fd``, ``fa``: under half a width off their line, 1.6
+    widths along it."""
+    return ((np.abs(d[:, None] - fd[None, :]) < 0.5)
+            & (np.abs(a[:, None] - fa[None, :]) < 1.6)).any(axis=1)
 
 
 def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarray,

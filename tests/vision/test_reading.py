@@ -404,6 +404,31 @@ def test_a_flower_past_the_corner_diagonal_belongs_to_the_row_it_lies_in_front_o
     assert format_tiles(table.seats[0].flowers) == "f2" and table.seats[3].flowers == []
 
 
+def test_a_flower_past_the_diagonal_of_a_seat_showing_no_row_joins_the_flowers_beside_it(
+        ) -> None:
+    """Fresh real-face table_s18_000053: a seat's standing hand unboxed, its flowers ``f3 f4
+    f8`` in a row toward the corner, the ``f8`` past the diagonal; it went to the seat beside.
+    A flower in front of no row of the diagonal's seat and apart from its flowers, in line
+    beside the flowers of one other seat, is that seat's."""
+    scene = Scene(seats=[SeatSpec(hidden=13, flowers="f3f4f8"), *OTHER_HANDS])
+    dets, truth = detections(scene, top_down())
+    flowers = np.flatnonzero(np.isin(dets.class_id, parse_tiles("f3f4f8")))
+    standing = [i for i in range(len(dets)) if truth[i] == BACK_CLASS
+                and dets.center[i, 1] > dets.center[flowers, 1].max()]
+    assert len(flowers) == 3 and len(standing) == 13
+    w = float(np.median(dets.xyxy[flowers, 2] - dets.xyxy[flowers, 0]))
+    centre = 540.0  # top_down's picture centre
+    cy = float(dets.center[flowers[0], 1])
+    shift = (centre + (cy - centre) + 0.6 * w) - float(dets.center[flowers, 0].max())
+    dets.xyxy[flowers[:, None], [0, 2]] += shift  # toward the corner
+    last = flowers[np.argmax(dets.center[flowers, 0])]
+    assert abs(dets.center[last, 0] - centre) > abs(cy - centre)  # past the diagonal
+    seen = dets[[i for i in range(len(dets)) if i not in standing]]
+    table = read_table(seen, TableCalibration.from_corners(table_corners(top_down())))
+    assert format_tiles(table.seats[0].flowers) == "f3f4f8"
+    assert all(not t.flowers for t in table.seats[1:])
+
+
 def test_a_row_the_geometry_calls_mostly_sideways_is_told_by_its_own_shape() -> None:
     """Three tiles of a row all taken for sideways (a calibration off by a turn) cannot be:
     a row holds at most one claimed tile a meld, so the row's usual box shape is upright and
