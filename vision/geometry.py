@@ -685,6 +685,11 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             # a stray box (half of a sideways meld tile boxed twice, a back read as a face)
             role[stray] = "outside"
             readings[k].hand_rows, readings[k].hand = [], []
+        elif readings[k].hidden >= 2 * len(stray) > 0:
+            # more faces, no meld, a standing hand twice their number: the pond's first
+            # discards lying close in front of it (fresh REALVAL4 table_s18_000077)
+            role[stray] = "discard"
+            readings[k].hand_rows, readings[k].hand = [], []
         fl = np.flatnonzero((role == "flower") & (seat == k))
         readings[k].flower_rows = [int(i) for i in fl[np.argsort(a[fl])]]
         readings[k].flowers = [flower_reads.get(int(i), int(dets.class_id[i]))

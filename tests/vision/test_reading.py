@@ -429,6 +429,25 @@ def test_a_flower_past_the_diagonal_of_a_seat_showing_no_row_joins_the_flowers_b
     assert all(not t.flowers for t in table.seats[1:])
 
 
+def test_the_ponds_first_discards_close_in_front_of_a_standing_hand_are_discards() -> None:
+    """Fresh real-face table_s18_000077: a seat's first three discards lay close in front of
+    its standing hand, in its row, and were read as its hand, ``3m1s9s`` beside ten backs.
+    Faces that make no meld beside a standing hand of twice their number are discards."""
+    scene = Scene(seats=[SeatSpec(hidden=10, discards="3m1s9s"), *OTHER_HANDS], wall=40)
+    dets, truth = detections(scene, top_down())
+    near = (dets.center[:, 1] > 540) & (np.abs(dets.center[:, 0] - 540) < 250)  # seat 0's side
+    pond = np.flatnonzero(np.isin(dets.class_id, parse_tiles("3m1s9s")) & near)
+    backs = np.flatnonzero(np.array(truth) == BACK_CLASS)
+    standing = backs[dets.center[backs, 1] > dets.center[backs, 1].max() - 5]  # the outermost
+    assert len(pond) == 3 and len(standing) == 10
+    w = float(np.median(dets.xyxy[pond, 2] - dets.xyxy[pond, 0]))
+    row_y = float(np.median(dets.center[standing, 1]))
+    dets.xyxy[pond[:, None], [1, 3]] += row_y - 0.8 * w - float(np.median(dets.center[pond, 1]))
+    s0 = _seat0(scene, dets)
+    assert s0.hand == [] and s0.hidden == 10 and not s0.melds
+    assert format_tiles(s0.discards) == "3m19s"
+
+
 def test_a_row_the_geometry_calls_mostly_sideways_is_told_by_its_own_shape() -> None:
     """Three tiles of a row all taken for sideways (a calibration off by a turn) cannot be:
     a row holds at most one claimed tile a meld, so the row's usual box shape is upright and
