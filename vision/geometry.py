@@ -913,8 +913,9 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
     Three readings allow for one unseen, misread or misboxed tile: a kong whose 4th tile the
     classifier read as another kind, when that tile is the sideways (claimed) one and the other
     three agree; at the row's very end, a concealed kong whose last back was not found (its two
-    faces upright and read alike); and three or four of one kind with a straight tile boxed as
-    wide as the claimed one (two tiles called sideways), its claimed tile unsure."""
+    faces upright and read alike); and three or four of one kind, or a run of three, with a
+    straight tile boxed as wide as the claimed one (two tiles called sideways), its claimed
+    tile unsure."""
     if len(rows) not in (3, 4):
         return None
     back = [bool(dets.is_back[r]) for r in rows]
@@ -935,6 +936,9 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
             return MeldReading(mtype, (kind,) * len(rows),
                                _claimed_from(seat, side[0], len(rows)), side[0], tuple(rows),
                                False)
+        run = _best_meld_tiles(dets, rows) if len(rows) == 3 else None
+        if run is not None and len(set(run)) == 3:  # a chow, claimed from the 上家
+            return MeldReading("chow", run, (seat + 3) % 4, side[0], tuple(rows), False)
     if any(back) or len(side) > 1:
         return None
     tiles = _best_meld_tiles(dets, rows)

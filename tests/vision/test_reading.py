@@ -131,6 +131,22 @@ def test_a_pung_with_a_second_tile_boxed_sideways_is_still_a_pung() -> None:
     assert format_tiles(s0.hand) == "55m456p444666s"
 
 
+def test_a_chow_with_a_second_tile_boxed_sideways_is_still_a_chow() -> None:
+    """Fresh real-face table_s18_000094: a chow ``567p`` with its 7p boxed as wide as the
+    claimed 6p stayed in the hand. A run of three with two tiles called sideways is a chow,
+    its claimed tile unsure, as three of a kind so are a pung."""
+    scene = Scene(seats=[SeatSpec(hand="55m456p444666s", melds=[("chow", "567p", 0)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    wide = dets.xyxy.copy()
+    side, last = wide[11], wide[13]  # the claimed tile and the chow's last
+    wide[13] = [last[0], side[1], last[0] + side[2] - side[0], side[3]]
+    s0 = _seat0(scene, dets.with_(xyxy=wide))
+    assert [(m.type, format_tiles(m.tiles), m.certain) for m in s0.melds] == [
+        ("chow", "567p", False)]
+    assert format_tiles(s0.hand) == "55m456p444666s"
+
+
 def test_a_hand_tile_read_as_the_pung_beside_it_does_not_make_it_a_kong() -> None:
     """Fresh real-face table_s18_000008: the hand's last tile, a 6s read 7s, lay a little apart
     from the hand (0.15 widths) and far from the pung ``777s`` after it (0.38); with the pung's
