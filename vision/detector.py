@@ -674,7 +674,7 @@ class Detector:
 
     def classify(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """Name every coarse tile (and die) from its full-resolution crop, in batches."""
-        from vision.training.crops import CROP_PAD, crop_box, padded_probs, symmetric_probs
+        from vision.training.crops import CROP_PAD, crop_box
 
         assert self.cls is not None
         coarse = dets.data.get("coarse", np.zeros(len(dets), bool))
@@ -699,12 +699,7 @@ class Detector:
                     probs[row] = old_probs[j]
                     fresh[row] = False
         if fresh.any():
-            ink = self._ink_pair
-            probs[fresh] = padded_probs(
-                image, boxes[fresh],
-                lambda cs: symmetric_probs(cs, self.classify_crops, self.turns),
-                self.pads, size,
-                None if ink is None else lambda cs, ps: weigh_ink(cs, ps, *ink))
+            probs[fresh] = self.crop_probs(image, boxes[fresh])
             self.crops_classified += int(fresh.sum())
         self._cache = (boxes, thumbs, probs)
         cmap = np.array(self.cls.classes.class_id, np.int16)
@@ -732,6 +727,20 @@ class Detector:
         return dets.with_(class_id=class_id, confidence=conf, face=face, topk_ids=topk_ids,
                           topk_probs=topk_probs,
                           data={**dets.data, "coarse": np.zeros(len(dets), bool)})
+
+    def crop_probs(self, image: np.ndarray, boxes: np.ndarray,
+                   pads: Sequence[float] | None = None) -> np.ndarray:
+        """(len(boxes), nc) the crop classifier's probabilities for ``boxes`` (pixel xyxy) of
+        ``image``: each box's crops at ``pads`` (default the detector's), each in its turns
+        and weighed by its ink, their odds multiplied."""
+        from vision.training.crops import padded_probs, symmetric_probs
+
+        assert self.cls is not None
+        ink = self._ink_pair
+        return padded_probs(
+            image, boxes, lambda cs: symmetric_probs(cs, self.classify_crops, self.turns),
+            self.pads if pads is None else tuple(pads), self.cls.imgsz[0],
+            None if ink is None else lambda cs, ps: weigh_ink(cs, ps, *ink))
 
     def read_dice_faces(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """The top face of every die box, from the die-face classifier, averaged over the
