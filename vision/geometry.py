@@ -731,11 +731,15 @@ def _flowers_to_their_row(role: np.ndarray, seat: np.ndarray, d: np.ndarray, a: 
     rows = {k: (float(np.median(d[o])), float(a[o].min()), float(a[o].max()))
             for k, o in enumerate(outers) if len(o) >= 3}
     flowers = np.flatnonzero(role == "flower")
+
+    def place(r: int, k: int) -> tuple[int, float, float]:
+        """Seat ``k``, and where box ``r`` lies in its frame: in, along (tile widths)."""
+        return k, float(rel[r] @ towards[k]) / width[k], float(rel[r] @ rights[k]) / width[k]
+
     for r in flowers.tolist():
         fits = []
         for k, (row_d, lo, hi) in rows.items():
-            dk = float(rel[r] @ towards[k]) / width[k]
-            ak = float(rel[r] @ rights[k]) / width[k]
+            _, dk, ak = place(r, k)
             if row_d - FLOWER_BAND <= dk <= row_d - 0.3 and lo - 1.0 <= ak <= hi + 1.0:
                 fits.append((k, dk, ak))
         # (where the diagonal's seat shows no row to judge by, the flower keeps it)
@@ -743,15 +747,14 @@ def _flowers_to_their_row(role: np.ndarray, seat: np.ndarray, d: np.ndarray, a: 
             seat[r], d[r], a[r] = fits[0]
         elif not any(k == seat[r] for k, _, _ in fits) and not _beside_flowers(
                 np.array([r]), flowers[(seat[flowers] == seat[r]) & (flowers != r)], d, a).any():
-            beside = set()
+            beside = []
             for k in set(seat[flowers].tolist()) - {int(seat[r]), -1}:
-                dk = float(rel[r] @ towards[k]) / width[k]
-                ak = float(rel[r] @ rights[k]) / width[k]
+                _, dk, ak = there = place(r, k)
                 theirs = flowers[seat[flowers] == k]
                 if _in_line(np.array([dk]), np.array([ak]), d[theirs], a[theirs]).any():
-                    beside.add((k, dk, ak))
+                    beside.append(there)
             if len(beside) == 1:
-                seat[r], d[r], a[r] = beside.pop()
+                seat[r], d[r], a[r] = beside[0]
 
 
 def _beside_flowers(rows: np.ndarray, flowers: np.ndarray, d: np.ndarray, a: np.ndarray

@@ -115,6 +115,15 @@ def test_a_kong_with_a_second_tile_boxed_sideways_is_still_a_kong() -> None:
     assert format_tiles(s0.hand) == "55m456p444666s"
 
 
+def _boxed_as_wide(dets: TileDetections, row: int, as_: int) -> TileDetections:
+    """``dets`` with box ``row`` (an upright tile) grown along the row to the width and height
+    of the sideways box ``as_``: a straight tile boxed as wide as the claimed one."""
+    boxes = dets.xyxy.copy()
+    side, box = boxes[as_], boxes[row]
+    boxes[row] = [box[0], side[1], box[0] + side[2] - side[0], side[3]]
+    return dets.with_(xyxy=boxes)
+
+
 def test_a_pung_with_a_second_tile_boxed_sideways_is_still_a_pung() -> None:
     """Drawn-art table_s17_000017: two tiles of a pung ``444s`` were boxed as wide as a claimed
     one, the pung stayed in the hand (``44455s``) and the winner's hand was lost. Three of a
@@ -122,10 +131,7 @@ def test_a_pung_with_a_second_tile_boxed_sideways_is_still_a_pung() -> None:
     scene = Scene(seats=[SeatSpec(hand="55m456p444666s", melds=[("pung", "WWW", 1)]),
                          SeatSpec(), SeatSpec(), SeatSpec()])
     dets, _ = detections(scene, top_down())
-    wide = dets.xyxy.copy()
-    side, last = wide[12], wide[13]  # the claimed W and the pung's last W
-    wide[13] = [last[0], side[1], last[0] + side[2] - side[0], side[3]]
-    s0 = _seat0(scene, dets.with_(xyxy=wide))
+    s0 = _seat0(scene, _boxed_as_wide(dets, 13, as_=12))  # the pung's last W as the claimed
     assert [(m.type, format_tiles(m.tiles), m.certain) for m in s0.melds] == [
         ("pung", "WWW", False)]
     assert format_tiles(s0.hand) == "55m456p444666s"
@@ -138,10 +144,7 @@ def test_a_chow_with_a_second_tile_boxed_sideways_is_still_a_chow() -> None:
     scene = Scene(seats=[SeatSpec(hand="55m456p444666s", melds=[("chow", "567p", 0)]),
                          SeatSpec(), SeatSpec(), SeatSpec()])
     dets, _ = detections(scene, top_down())
-    wide = dets.xyxy.copy()
-    side, last = wide[11], wide[13]  # the claimed tile and the chow's last
-    wide[13] = [last[0], side[1], last[0] + side[2] - side[0], side[3]]
-    s0 = _seat0(scene, dets.with_(xyxy=wide))
+    s0 = _seat0(scene, _boxed_as_wide(dets, 13, as_=11))  # the chow's last as the claimed
     assert [(m.type, format_tiles(m.tiles), m.certain) for m in s0.melds] == [
         ("chow", "567p", False)]
     assert format_tiles(s0.hand) == "55m456p444666s"
