@@ -37,7 +37,7 @@ BLANK_BACK = 0.2
 BLANK_CLASS = tile_from_name("P")
 
 
-def _middle(image: np.ndarray, box: np.ndarray) -> np.ndarray:
+def middle_lab(image: np.ndarray, box: np.ndarray) -> np.ndarray:
     """(K, 3) Lab pixels of the box's middle (none when it lies outside the image)."""
     h, w = image.shape[:2]
     x0, y0, x1, y1 = (float(v) for v in box)
@@ -73,7 +73,7 @@ def back_shares(image: np.ndarray, dets: TileDetections,
     empty = np.zeros((0, 3), np.float32)
     wanted = ~dets.is_die if rows is None else rows.copy()
     wanted[backs] = wanted[faces] = True  # the colours' own boxes
-    middles = [_middle(image, box) if want else empty
+    middles = [middle_lab(image, box) if want else empty
                for box, want in zip(dets.xyxy, wanted, strict=True)]
     back, face = _colour(middles, backs), _colour(middles, faces)
     if back is None or face is None or float(np.linalg.norm(back - face)) < MIN_APART:

@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 
 from scoring.tiles import DIE_CLASS
-from vision.backs import blanks_told_by_colour, told_by_colour
+from vision.backs import BLANK_CLASS, blanks_told_by_colour, told_by_colour
+from vision.blanks import face_places
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
 from vision.labels import ClassMap, class_map, parse_names
@@ -36,6 +37,7 @@ STRIDE = 32  # the detector's input sides are multiples of its largest stride
 CLASSIFIER_BATCH = 32
 MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is dropped
 STRADDLING = 0.7  # share of a face-up box inside surer boxes above which it is no tile of its own
+SURE_BLANK = 0.9  # the classifier's odds of 白 at a place no box holds that make it a tile
 CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
 TABLE_SIZE = 960  # detector input for a whole table: a tile ~1/40 of a frame's width -> ~24 px
 AUTO_MIN_FOUND = 3  # tiles found that let the automatic size choose
@@ -444,7 +446,10 @@ class Detector:
         batches), die faces by the die classifier and by their pips."""
         if self.cls is not None:
             dets = self.classify(image, dets)
-            if not self.grey:  # a standing tile's top, named 白 for its blank side
+            if not self.grey:
+                if self.size_used == TABLE_SIZE:  # a plain 白 in a row, boxed by nothing
+                    dets = self.unboxed_blanks(image, dets)
+                # a standing tile's top, named 白 for its blank side
                 dets = blanks_told_by_colour(image, dets)
         if self.dice is not None:
             dets = self.read_dice_faces(image, dets)
@@ -741,6 +746,30 @@ class Detector:
             image, boxes, lambda cs: symmetric_probs(cs, self.classify_crops, self.turns),
             self.pads if pads is None else tuple(pads), self.cls.imgsz[0],
             None if ink is None else lambda cs, ps: weigh_ink(cs, ps, *ink))
+
+    def unboxed_blanks(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
+        """``dets`` with a 白 box added at each place at a row's end that shows a face and no
+        box (:func:`vision.blanks.face_places`) where the crop classifier is sure of 白, scored
+        at the threshold (found by the row, not by the detector)."""
+        places = face_places(image, dets)
+        if not len(places) or self.cls is None:
+            return dets
+        cmap = np.array(self.cls.classes.class_id)
+        blank = np.flatnonzero(cmap == BLANK_CLASS)
+        if not len(blank):
+            return dets
+        sure = self.crop_probs(image, places)[:, blank].sum(axis=1) >= SURE_BLANK
+        if not sure.any():
+            return dets
+        n = int(sure.sum())
+        ids = np.full((n, dets.topk_ids.shape[1] if len(dets) else 1), -1, np.int16)
+        probs = np.zeros(ids.shape, np.float32)
+        ids[:, 0], probs[:, 0] = BLANK_CLASS, 1.0
+        added = TileDetections(
+            xyxy=places[sure].astype(dets.xyxy.dtype), confidence=np.full(n, self.conf, np.float32),
+            class_id=np.full(n, BLANK_CLASS, np.int16), topk_ids=ids, topk_probs=probs,
+            data={k: np.zeros((n, *v.shape[1:]), v.dtype) for k, v in dets.data.items()})
+        return TileDetections.merge([dets, added])
 
     def read_dice_faces(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """The top face of every die box, from the die-face classifier, averaged over the

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from scoring.tiles import DIE_CLASS, parse_tiles
@@ -51,7 +52,6 @@ def tilted(size: tuple[int, int] = (1920, 1080)) -> np.ndarray:
     src = np.array([[-HALF, -HALF], [HALF, -HALF], [HALF, HALF], [-HALF, HALF]], np.float32)
     dst = np.array([[w * 0.18, h * 0.98], [w * 0.82, h * 0.98], [w * 0.70, h * 0.03],
                     [w * 0.30, h * 0.03]], np.float32)
-    import cv2
 
     return cv2.getPerspectiveTransform(src, dst)
 
@@ -158,3 +158,22 @@ def detections(scene: Scene, hom: np.ndarray, misread: dict[int, int] | None = N
     dets = TileDetections(xyxy=np.array(xyxy), confidence=conf, class_id=cls,
                           topk_ids=np.array(topk), topk_probs=np.array(probs), face=face)
     return dets, truth
+
+
+# colours (BGR) of a painted frame: felt, a back, a face's ground, its ink, a table's rim
+FELT, BACK, FACE, INK, RIM = (60, 110, 40), (170, 95, 40), (215, 232, 238), (40, 40, 150), \
+    (90, 140, 190)
+
+
+def paint(dets: TileDetections, truth: list[int], size: int = 1080) -> np.ndarray:
+    """A frame where every body is drawn as what it truly is: a back one colour, a face
+    near-white with strokes of ink across its middle."""
+    img = np.full((size, size, 3), FELT, np.uint8)
+    for box, kind in zip(dets.xyxy.astype(int), truth, strict=True):
+        x0, y0, x1, y1 = box.tolist()
+        cv2.rectangle(img, (x0, y0), (x1, y1), BACK if kind == BACK_CLASS else FACE, -1)
+        if kind != BACK_CLASS:
+            for t in (0.35, 0.5, 0.65):
+                y = round(y0 + t * (y1 - y0))
+                cv2.line(img, (x0 + 3, y), (x1 - 3, y), INK, 2)
+    return img

@@ -7,7 +7,18 @@ import cv2
 import numpy as np
 
 from scoring.tiles import format_tiles, parse_tiles
-from tests.vision.scenes import Scene, SeatSpec, detections, table_corners, top_down
+from tests.vision.scenes import (
+    BACK,
+    FACE,
+    INK,
+    RIM,
+    Scene,
+    SeatSpec,
+    detections,
+    paint,
+    table_corners,
+    top_down,
+)
 from vision.backs import (
     BACK_SHARE,
     BLANK_BACK,
@@ -19,24 +30,6 @@ from vision.backs import (
 from vision.detections import TileDetections
 from vision.geometry import TableCalibration, read_table
 from vision.labels import BACK_CLASS
-
-FELT, BACK, FACE, INK, RIM = (60, 110, 40), (170, 95, 40), (215, 232, 238), (40, 40, 150), \
-    (90, 140, 190)
-
-
-def paint(dets: TileDetections, truth: list[int], size: int = 1080) -> np.ndarray:
-    """A frame where every body is drawn as what it truly is: a back one colour, a face
-    near-white with strokes of ink across its middle."""
-    img = np.full((size, size, 3), FELT, np.uint8)
-    for box, kind in zip(dets.xyxy.astype(int), truth, strict=True):
-        x0, y0, x1, y1 = box.tolist()
-        cv2.rectangle(img, (x0, y0), (x1, y1), BACK if kind == BACK_CLASS else FACE, -1)
-        if kind != BACK_CLASS:
-            for t in (0.35, 0.5, 0.65):
-                y = round(y0 + t * (y1 - y0))
-                cv2.line(img, (x0 + 3, y), (x1 - 3, y), INK, 2)
-    return img
-
 
 KONG = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
                                                        ("concealed_kong", "7777p", None)]),

@@ -1,0 +1,81 @@
+"""A plain 白 the detector passed over, found by its row (``vision.blanks``): fresh real-face
+tables table_s21_000160 (the hand's third 白 at the row's end) and table_s21_000068 (a kong's
+fourth) showed no box there, not even at a tenth of the threshold."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.tiles import format_tiles, parse_tiles
+from tests.vision.scenes import FACE, Scene, SeatSpec, detections, paint, table_corners, top_down
+from vision.blanks import face_places, row_end_places
+from vision.detections import TileDetections
+from vision.detector import default_models_dir, load_detector
+from vision.geometry import TableCalibration, read_table
+from vision.metrics import iou_matrix
+
+WHITE = parse_tiles("P")[0]
+BLANKS = Scene(seats=[SeatSpec(hand="345m12355pPPP", melds=[("pung", "444m", 1)]),
+                      SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s"),
+                      SeatSpec(hand="1234567m1234p5s")], wall=40)
+
+
+def _passed_over() -> tuple[np.ndarray, TileDetections, np.ndarray]:
+    """The painted frame (白 faces drawn with no ink), the detections without the hand's last
+    白, and that 白's box."""
+    dets, truth = detections(BLANKS, top_down())
+    image = paint(dets, truth)
+    blanks = [i for i in range(len(dets)) if truth[i] == WHITE]
+    for i in blanks:
+        x0, y0, x1, y1 = dets.xyxy[i].astype(int).tolist()
+        image[y0:y1 + 1, x0:x1 + 1] = FACE  # no ink
+    last = max(blanks, key=lambda i: dets.center[i, 0])
+    seen = dets[[i for i in range(len(dets)) if i != last]]
+    return image, seen, dets.xyxy[last]
+
+
+def _seat0(dets: TileDetections):
+    return read_table(dets, TableCalibration.from_corners(table_corners(top_down()))).seats[0]
+
+
+def test_the_one_place_that_shows_a_face_is_the_blank_the_detector_passed_over() -> None:
+    image, seen, missing = _passed_over()
+    ends = row_end_places(seen, image.shape)
+    assert len(ends) >= 8  # the four hands' two ends, on felt but one
+    assert iou_matrix(ends, seen.xyxy).max() < 0.15  # no place where a box is
+    places = face_places(image, seen)
+    assert len(places) == 1
+    assert iou_matrix(places, missing[None]).item() > 0.8
+    assert format_tiles(_seat0(seen).hand) == "345m12355pPP"
+
+
+def test_on_a_cloth_of_the_faces_colour_no_place_is_proposed() -> None:
+    """A white cloth: colour cannot tell a blank face from the cloth, so nothing is added."""
+    image, seen, _ = _passed_over()
+    felt = np.all(image == image[0, 0], axis=2)
+    image[felt] = (205, 225, 232)
+    assert len(row_end_places(seen, image.shape)) >= 8
+    assert len(face_places(image, seen)) == 0
+
+
+def test_a_frame_with_fewer_than_two_faces_proposes_nothing() -> None:
+    image, seen, _ = _passed_over()
+    one = seen[np.flatnonzero(seen.is_tile)[:1]]
+    assert len(face_places(image, one)) == 0
+    assert len(face_places(image, TileDetections.empty())) == 0
+
+
+@pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
+                    reason="no shipped classifier")
+def test_the_shipped_classifier_names_the_place_and_the_hand_is_whole_again() -> None:
+    image, seen, missing = _passed_over()
+    det = load_detector()
+    found = det.unboxed_blanks(image, seen)
+    assert len(found) == len(seen) + 1
+    assert found.class_id[-1] == WHITE and found.is_tile[-1]
+    assert iou_matrix(found.xyxy[-1:], missing[None]).item() > 0.8
+    assert found.confidence[-1] == pytest.approx(det.conf)
+    assert format_tiles(_seat0(found).hand) == "345m12355pPPP"
+    # nothing more is added a second time, and felt is never named
+    assert len(det.unboxed_blanks(image, found)) == len(found)

@@ -1,0 +1,129 @@
+"""Blank 白 faces the detector passes over: places one tile on from a row's end that show a face.
+
+A plain white 白 has no ink, and where a tile set prints no frame on it the detector, which finds
+tiles by their ink, often boxes nothing there, not even at a tenth of its threshold (the unframed
+白 of a held-back `tiles-real` set: 16 of 25 missed on a fresh draw of tables, a third of the
+hands short of one tile). Tiles lie in rows, a tile's width apart. So one tile on past either end
+of two touching face boxes, where no box is, is a place a tile may lie. It is a face when its
+middle shows the faces' ground colour, unlike the felt's: the felt is no face, and on a white
+cloth colour cannot tell and nothing is proposed. The crop classifier then names the place;
+only a sure 白 is kept (on felt it says 白 too, seeing no ink: hence the colour test first).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.backs import middle_lab
+from vision.detections import TileDetections
+from vision.metrics import iou_matrix
+
+SURE_FACE = 0.5  # detection score of the faces whose bright pixels give the faces' ground colour
+MAX_SURE = 16  # of them, the surest
+GROUND_SHARE = 20  # per cent of a face's middle, its brightest, taken for the ground between ink
+ALONG = (0.85, 1.3)  # centre distance of two touching tiles, in the first one's length that way
+ACROSS = 0.35  # their centres' offset across the row, in the first one's size that way
+ALIKE = 1.33  # the two boxes' sides differ by this ratio at most
+EMPTY = 0.15  # IoU with every box found under which a place holds no box yet
+# Lab distances of a place's middle (median colour): as near the ground as a face, as far from
+# the felt as no felt. Measured over the places proposed on the held-back tables (REALVAL3, 4, 6,
+# ARTVAL, ARTVAL2; MODELS.md, nineteenth session): places on labeled 白 faces lie 0.5-9.2 from
+# the ground and 19.6-79.7 from the felt but for two at 5.3 and 10.9; places on felt or cloth as
+# near the ground as 10 lie 12.5 from the felt at most.
+GROUND_NEAR = 10.0
+FELT_APART = 15.0
+FELT_STEP = 8  # the felt's colour is taken from every 8th pixel each way (a frame's time)
+FELT_MARGIN = 6  # pixels around each box left out of the felt
+
+
+def ground_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
+    """(3,) Lab colour of the faces' ground: the median over the surest faces of the mean of
+    each middle's brightest pixels (ink is darker than its ground); None without sure faces."""
+    sure = np.flatnonzero((dets.confidence >= SURE_FACE) & dets.is_tile)
+    sure = sure[np.argsort(-dets.confidence[sure])[:MAX_SURE]]
+    grounds = []
+    for row in sure:
+        px = middle_lab(image, dets.xyxy[row])
+        if len(px):
+            grounds.append(px[px[:, 0] >= np.percentile(px[:, 0], 100 - GROUND_SHARE)].mean(0))
+    return np.median(np.array(grounds), axis=0) if grounds else None
+
+
+def felt_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
+    """(3,) median Lab colour of the table between the boxes: inside the hull of the boxes'
+    centres, clear of every box; None when fewer than three boxes or no such pixel."""
+    if len(dets) < 3:
+        return None
+    step = FELT_STEP
+    small = image[::step, ::step]
+    mask = np.zeros(small.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(np.round(dets.center / step).astype(np.int32)), 1)
+    margin = FELT_MARGIN / step
+    for x0, y0, x1, y1 in dets.xyxy / step:
+        mask[max(0, int(y0 - margin)):max(0, int(np.ceil(y1 + margin))),
+             max(0, int(x0 - margin)):max(0, int(np.ceil(x1 + margin)))] = 0
+    keep = mask > 0
+    if not keep.any():
+        return None
+    px = small[keep].reshape(-1, 1, 3).astype(np.float32) / 255.0
+    return np.median(cv2.cvtColor(px, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
+
+
+def row_end_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
+    """(K, 4) xyxy boxes one tile on past each face box, away from a touching face box of its
+    size in line with it, that lie inside the image and overlap no box found (one a place)."""
+    faces = np.flatnonzero(dets.is_tile)
+    if len(faces) < 2:
+        return np.zeros((0, 4), np.float32)
+    b = dets.xyxy[faces].astype(np.float64)
+    c = (b[:, :2] + b[:, 2:]) / 2
+    size = b[:, 2:] - b[:, :2]  # (w, h)
+    d = c[None, :, :] - c[:, None, :]  # d[a, k]: from a to k
+    ratio = size[None, :, :] / size[:, None, :]
+    alike = ((ratio > 1 / ALIKE) & (ratio < ALIKE)).all(axis=2)
+    across_x = np.abs(d[..., 0]) >= np.abs(d[..., 1])  # the row runs left-right
+    along = np.where(across_x, np.abs(d[..., 0]), np.abs(d[..., 1]))
+    off = np.where(across_x, np.abs(d[..., 1]), np.abs(d[..., 0]))
+    length = np.where(across_x, size[:, None, 0], size[:, None, 1])
+    width = np.where(across_x, size[:, None, 1], size[:, None, 0])
+    touching = (alike & (along >= ALONG[0] * length) & (along <= ALONG[1] * length)
+                & (off <= ACROSS * width))
+    np.fill_diagonal(touching, False)
+    a, k = np.nonzero(touching)
+    if not len(a):
+        return np.zeros((0, 4), np.float32)
+    centre = c[a] - d[a, k]
+    half = size[a] / 2
+    places = np.concatenate([centre - half, centre + half], axis=1)
+    h, w = shape[:2]
+    inside = ((places[:, 0] >= 0) & (places[:, 1] >= 0) & (places[:, 2] <= w)
+              & (places[:, 3] <= h))
+    places = places[inside]
+    if len(places) and len(dets):
+        places = places[iou_matrix(places, dets.xyxy.astype(np.float64)).max(axis=1) < EMPTY]
+    kept: list[int] = []
+    for i in range(len(places)):
+        if not kept or iou_matrix(places[i:i + 1], places[kept]).max() < 0.5:
+            kept.append(i)
+    return places[kept].astype(np.float32)
+
+
+def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
+    """(K, 4) the row-end places (:func:`row_end_places`) whose middle shows the faces' ground
+    colour, unlike the felt's: where a face the detector passed over may lie."""
+    places = row_end_places(dets, image.shape)
+    ground = ground_colour(image, dets) if len(places) else None
+    if ground is None:
+        return places[:0]
+    colours = np.full((len(places), 3), np.inf, np.float32)
+    for i, box in enumerate(places):
+        px = middle_lab(image, box)
+        if len(px):
+            colours[i] = np.median(px, axis=0)
+    near = np.linalg.norm(colours - ground, axis=1) <= GROUND_NEAR
+    # the felt's colour only where a place looks like a face (most frames: none)
+    felt = felt_colour(image, dets) if near.any() else None
+    if felt is None:
+        return places[:0]
+    return places[near & (np.linalg.norm(colours - felt, axis=1) >= FELT_APART)]
