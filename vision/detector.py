@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import DIE_CLASS
-from vision.backs import BLANK_CLASS, blanks_told_by_colour, told_by_colour
+from vision.backs import BLANK_CLASS, told_by_colour, tops_told_by_colour
 from vision.blanks import face_places
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
@@ -450,7 +450,7 @@ class Detector:
                 if self.size_used == TABLE_SIZE:  # a plain 白 in a row, boxed by nothing
                     dets = self.unboxed_blanks(image, dets)
                 # a standing tile's top, named 白 for its blank side
-                dets = blanks_told_by_colour(image, dets)
+                dets = tops_told_by_colour(image, dets)
         if self.dice is not None:
             dets = self.read_dice_faces(image, dets)
         if self.read_dice and len(dets):

@@ -23,9 +23,10 @@ from vision.backs import (
     BACK_SHARE,
     BLANK_BACK,
     LEAST_BACK,
+    UNSURE_BACK,
     back_shares,
-    blanks_told_by_colour,
     told_by_colour,
+    tops_told_by_colour,
 )
 from vision.detections import TileDetections
 from vision.geometry import TableCalibration, read_table
@@ -121,9 +122,36 @@ def test_a_standing_tiles_top_read_as_the_blank_is_left_out_and_a_blank_face_sta
     shares = back_shares(image, dets, rows)
     assert shares is not None and shares[blank] < BLANK_BACK <= shares[standing] < BACK_SHARE
     assert not shares[~rows].any()  # only the boxes asked about are measured
-    told = blanks_told_by_colour(image, dets)
+    told = tops_told_by_colour(image, dets)
     keep = np.ones(len(dets), bool)
     keep[standing] = False
     assert len(told) == len(dets) - 1
     assert (told.xyxy == dets.xyxy[keep]).all() and (told.class_id == dets.class_id[keep]).all()
-    assert blanks_told_by_colour(image, told) is told  # nothing read 白 shows a back now
+    assert tops_told_by_colour(image, told) is told  # nothing read 白 shows a back now
+
+
+def test_a_standing_tiles_top_named_unsurely_is_left_out_and_a_sure_dark_face_stays() -> None:
+    """Fresh real-face table_s21_000021 and 000143: a seat showing only melds, its one standing
+    tile seen from above, boxed as a face and named ``2s`` or ``C`` with a score near 0.1,
+    stood in its hand. A face named with a score under ``UNSURE_FACE`` showing the backs'
+    colour over ``UNSURE_BACK`` of its middle is left out; the same colour on a face named
+    surely (dense dark ink) or a face named unsurely on its ground stays."""
+    dets, truth = detections(KONG, top_down())
+    image = paint(dets, truth)
+    faces = np.flatnonzero(dets.is_tile)
+    standing, dark, faint = (int(i) for i in faces[:3])
+    for row in (standing, dark):
+        x0, y0, x1, y1 = dets.xyxy[row].astype(int).tolist()
+        image[y0:y1, x0:x1] = FACE
+        image[y0:(y0 + y1) // 2 + 2, x0:x1] = BACK  # its back's top above its side
+    conf = dets.confidence.copy()
+    conf[[standing, faint]] = 0.11
+    dets = dets.with_(confidence=conf)
+    shares = back_shares(image, dets)
+    assert shares is not None
+    assert UNSURE_BACK <= shares[standing] < BACK_SHARE and shares[faint] < UNSURE_BACK
+    assert dets.class_id[standing] != parse_tiles("P")[0]
+    told = tops_told_by_colour(image, dets)
+    keep = np.ones(len(dets), bool)
+    keep[standing] = False
+    assert len(told) == len(dets) - 1 and (told.xyxy == dets.xyxy[keep]).all()
