@@ -918,7 +918,7 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
     three agree; at the row's very end, a concealed kong whose last back was not found (its two
     faces upright and read alike); and three or four of one kind, or a run of three, with a
     straight tile boxed as wide as the claimed one (two tiles called sideways), its claimed
-    tile unsure."""
+    tile unsure, one of them read as another kind with the meld's among its likely ones."""
     if len(rows) not in (3, 4):
         return None
     back = [bool(dets.is_back[r]) for r in rows]
@@ -932,9 +932,10 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
         return MeldReading("concealed_kong", (faces,) * 4, None, None, tuple(rows),
                            len(rows) == 4)
     if not any(back) and len(side) == 2:
-        # the claimed tile is taken to be the first of the two, and the meld flagged
+        # the claimed tile is taken to be the first of the two, and the meld flagged; one
+        # tile may be read as another kind (a sideways tile cut by the frame's edge)
         kind = _best_identical(dets, rows)
-        if kind is not None and sum(int(dets.class_id[r]) == kind for r in rows) >= 3:
+        if kind is not None and sum(int(dets.class_id[r]) == kind for r in rows) >= len(rows) - 1:
             mtype = "exposed_kong" if len(rows) == 4 else "pung"
             return MeldReading(mtype, (kind,) * len(rows),
                                _claimed_from(seat, side[0], len(rows)), side[0], tuple(rows),

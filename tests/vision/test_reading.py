@@ -137,6 +137,22 @@ def test_a_pung_with_a_second_tile_boxed_sideways_is_still_a_pung() -> None:
     assert format_tiles(s0.hand) == "55m456p444666s"
 
 
+def test_a_pung_with_two_tiles_boxed_sideways_one_of_them_misread_is_still_a_pung() -> None:
+    """Fresh real-face table_s21_000191: the winner's pung ``666s`` at the frame's edge, two of
+    its tiles boxed sideways and one of those read ``4s`` (``6s`` its runner-up), stayed in
+    the hand, and the repair then made the whole row a hand. Two of a kind and a third with
+    that kind among its likely ones, two of them sideways, are a pung, its claimed tile
+    unsure."""
+    scene = Scene(seats=[SeatSpec(hand="55m456p444666s", melds=[("pung", "WWW", 1)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down(), misread={13: parse_tiles("S")[0]})
+    assert dets.labels[13] == "S" and dets.labels[11] == dets.labels[12] == "W"
+    s0 = _seat0(scene, _boxed_as_wide(dets, 13, as_=12))  # the misread W boxed as the claimed
+    assert [(m.type, format_tiles(m.tiles), m.certain) for m in s0.melds] == [
+        ("pung", "WWW", False)]
+    assert format_tiles(s0.hand) == "55m456p444666s"
+
+
 def test_a_chow_with_a_second_tile_boxed_sideways_is_still_a_chow() -> None:
     """Fresh real-face table_s18_000094: a chow ``567p`` with its 7p boxed as wide as the
     claimed 6p stayed in the hand. A run of three with two tiles called sideways is a chow,
