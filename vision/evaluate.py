@@ -355,14 +355,22 @@ def _share(pair: list[int]) -> str:
     return f"{right}/{n} ({right / n:.1%})" if n else "none labeled"
 
 
+def _in_view(every: list[int], in_view: list[int]) -> str:
+    """The share of those whose face-up tiles are all in view, where some are not."""
+    if in_view[1] == every[1]:
+        return ""
+    return f"; of the {in_view[1]} with every face-up tile in view: {_share(in_view)}"
+
+
 def format_tables(score: TableScore, label: str, seconds: float, top_confusions: int = 15,
                   misses: int = 10) -> str:
     """The text block ``mjtable eval --tables`` prints for one model."""
     lines = [f"== {label}  ({seconds:.2f} s/scene, {score.scenes} scenes, read as "
              "`mjtable read` reads)",
              f"  seats whose face-up tiles (hand, melds, flowers) are exactly right: "
-             f"{_share(score.seats)}",
-             f"  winner's hand exactly right (recorded as the win): {_share(score.winners)}",
+             f"{_share(score.seats)}{_in_view(score.seats, score.seats_in_view)}",
+             f"  winner's hand exactly right (recorded as the win): {_share(score.winners)}"
+             f"{_in_view(score.winners, score.winners_in_view)}",
              f"  face-up tiles read right and at the right seat: {_share(score.tiles)}; "
              f"{score.wrong_seat} given to the wrong seat, {score.missed} not found",
              f"  dice found with the right face: {_share(score.dice)}; rolls read right: "

@@ -151,6 +151,25 @@ def winner_of(manifest: dict[str, Any]) -> int | None:
     return int(k) if k is not None and game["seats"][int(k)].get("revealed") else None
 
 
+def in_view(manifest: dict[str, Any], seat: int, flowers: bool = True,
+            min_visible: float = 0.5) -> bool:
+    """Every face-up tile of ``seat`` (its hand when laid down, its melds' faces, and its
+    flowers unless ``flowers`` is false) is labeled and at least ``min_visible`` seen: a
+    tile covered by a hand or cut off by the frame cannot be read, so a seat's reading can
+    be right only when this holds."""
+    truth = manifest["game"]["seats"][seat]
+    want = len(parse_tiles(truth["concealed"])) if truth.get("revealed") else 0
+    want += sum(2 if m["type"] == "concealed_kong" else len(parse_tiles(m["tiles"]))
+                for m in truth["melds"])
+    roles = ("hand", "meld", "flower") if flowers else ("hand", "meld")
+    want += len(truth["flowers"]) if flowers else 0
+    seen = sum(1 for o in manifest["objects"]
+               if o.get("seat") == seat and o["role"] in roles and o["tile"] not in ("back", "die")
+               and (o["role"] != "hand" or truth.get("revealed"))
+               and o.get("visible", 1.0) >= min_visible)
+    return seen >= want
+
+
 def _face_up(truth: dict[str, Any]) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
     """A seat's face-up tiles as compared: hand (sorted; none when hidden), melds, flowers."""
     hand = sorted(parse_tiles(truth["concealed"])) if truth.get("revealed") else []
@@ -165,6 +184,9 @@ class TableScore:
     scenes: int = 0
     seats: list[int] = field(default_factory=lambda: [0, 0])  # face-up tiles exactly right
     winners: list[int] = field(default_factory=lambda: [0, 0])  # winner's hand exactly right
+    # the same, of the seats (winners) whose face-up tiles are all in view (:func:`in_view`)
+    seats_in_view: list[int] = field(default_factory=lambda: [0, 0])
+    winners_in_view: list[int] = field(default_factory=lambda: [0, 0])
     tiles: list[int] = field(default_factory=lambda: [0, 0])  # read right, at the right seat
     wrong_seat: int = 0  # face-up tiles found but given to another seat
     missed: int = 0  # face-up tiles no box was found for
@@ -182,7 +204,8 @@ class TableScore:
 
     def __iadd__(self, other: TableScore) -> TableScore:
         self.scenes += other.scenes
-        for name in ("seats", "winners", "tiles", "dice", "rolls", "backs", "hidden"):
+        for name in ("seats", "winners", "seats_in_view", "winners_in_view", "tiles", "dice",
+                     "rolls", "backs", "hidden"):
             mine, theirs = getattr(self, name), getattr(other, name)
             mine[0] += theirs[0]
             mine[1] += theirs[1]
@@ -214,6 +237,9 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
         ok = want == got
         out.seats[0] += ok
         out.seats[1] += 1
+        if in_view(manifest, k, min_visible=min_visible):
+            out.seats_in_view[0] += ok
+            out.seats_in_view[1] += 1
         if not ok:
             out.misses.append(f"{name} seat {k}: read {format_seat(*got)}, is "
                               f"{format_seat(*want)}")
@@ -231,6 +257,9 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
               and got_melds == want_melds)
         out.winners[0] += ok
         out.winners[1] += 1
+        if in_view(manifest, winner, flowers=False, min_visible=min_visible):
+            out.winners_in_view[0] += ok
+            out.winners_in_view[1] += 1
         if not ok:
             said = f"a win by seat {wins[0]['seat']}" if "seat" in wins[0] else "no win"
             out.misses.append(f"{name} winner seat {winner}: recorded {said}, "

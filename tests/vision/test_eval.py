@@ -126,6 +126,7 @@ def test_eval_tables_on_scenes_with_known_answers(tables, capsys) -> None:
     out = capsys.readouterr().out
     assert "seats whose face-up tiles (hand, melds, flowers) are exactly right: 7/8 (87.5%)" in out
     assert "winner's hand exactly right (recorded as the win): 1/2 (50.0%)" in out
+    assert score.seats_in_view == score.seats and "in view" not in out  # the camera sees all
     assert f"{2 * faces - 2}/{2 * faces}" in out and "1 given to the wrong seat" in out
     assert "top confusions (true -> read: count): 6m->7m: 1" in out
     assert (f"by source photo (1 of {len(score.placed)} sources; misread of placed): "
@@ -134,6 +135,31 @@ def test_eval_tables_on_scenes_with_known_answers(tables, capsys) -> None:
     assert main(["eval", "--no-flips", str(models), "--tables", str(folder), "--misses", "0"]) == 0
     out = capsys.readouterr().out
     assert "  miss: " not in out and f"  ... {len(score.misses)} more misses" in out
+
+
+def test_a_seat_is_in_view_only_when_every_face_up_tile_is_seen() -> None:
+    """Fresh real-face table_s21_000019: a player's hand covered five of the winner's tiles, so
+    no reading could be right. ``eval --tables`` also gives its shares over the seats and
+    winners the camera sees whole, beside those over all."""
+    from vision.evaluate import format_tables
+    from vision.manifest import TableScore, in_view, winner_of
+
+    manifest = json.loads((SAMPLES / "table_2.json").read_text())
+    winner = winner_of(manifest)
+    assert winner is not None and all(in_view(manifest, k) for k in range(4))
+    hand = [o for o in manifest["objects"] if o.get("seat") == winner and o["role"] == "hand"]
+    hand[0]["visible"] = 0.3  # under a player's hand
+    assert not in_view(manifest, winner) and not in_view(manifest, winner, flowers=False)
+    hand[0]["visible"] = 1.0
+    flower = next(o for o in manifest["objects"] if o.get("seat") == 3 and o["role"] == "flower")
+    manifest["objects"].remove(flower)  # cut off by the frame: not labeled at all
+    assert not in_view(manifest, 3) and in_view(manifest, 3, flowers=False)
+    score = TableScore(scenes=3, seats=[9, 12], seats_in_view=[9, 10], winners=[2, 3],
+                       winners_in_view=[2, 3])
+    text = format_tables(score, "models", 0.1)
+    assert "exactly right: 9/12 (75.0%); of the 10 with every face-up tile in view: 9/10 (90.0%)" \
+        in text
+    assert "(recorded as the win): 2/3 (66.7%)\n" in text  # all in view: said once
 
 
 def test_labeled_photos_beside_their_manifests_are_scenes(tmp_path: Path, capsys) -> None:
