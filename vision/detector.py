@@ -37,7 +37,9 @@ STRIDE = 32  # the detector's input sides are multiples of its largest stride
 CLASSIFIER_BATCH = 32
 MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is dropped
 STRADDLING = 0.7  # share of a face-up box inside surer boxes above which it is no tile of its own
-SURE_BLANK = 0.9  # the classifier's odds of 白 at a place no box holds that make it a tile
+SURE_BLANK = 0.7  # the classifier's odds of 白 at a place no box holds that make it a tile
+# (over the places that pass the colour test on REALVAL6, 4, 3, ARTVAL, ARTVAL2: read 白 at 0.5
+# or more, 18 on 白 faces and none elsewhere; at 0.9, 15; MODELS.md, nineteenth session)
 CROP_CHANGE = 6.0  # mean grey-level change of a 12x12 crop thumbnail that means a new tile
 TABLE_SIZE = 960  # detector input for a whole table: a tile ~1/40 of a frame's width -> ~24 px
 AUTO_MIN_FOUND = 3  # tiles found that let the automatic size choose
