@@ -753,8 +753,10 @@ class Detector:
         """``dets`` with a 白 box added at each place at a row's end that shows a face and no
         box (:func:`vision.blanks.face_places`) where the crop classifier is sure of 白, scored
         at the threshold (found by the row, not by the detector)."""
+        if self.cls is None:
+            return dets
         places = face_places(image, dets)
-        if not len(places) or self.cls is None:
+        if not len(places):
             return dets
         cmap = np.array(self.cls.classes.class_id)
         blank = np.flatnonzero(cmap == BLANK_CLASS)

@@ -151,13 +151,13 @@ def winner_of(manifest: dict[str, Any]) -> int | None:
     return int(k) if k is not None and game["seats"][int(k)].get("revealed") else None
 
 
-def in_view(manifest: dict[str, Any], seat: int, flowers: bool = True,
+def in_view(manifest: dict[str, Any], truth: dict[str, Any], flowers: bool = True,
             min_visible: float = 0.5) -> bool:
-    """Every face-up tile of ``seat`` (its hand when laid down, its melds' faces, and its
-    flowers unless ``flowers`` is false) is labeled and at least ``min_visible`` seen: a
-    tile covered by a hand or cut off by the frame cannot be read, so a seat's reading can
-    be right only when this holds."""
-    truth = manifest["game"]["seats"][seat]
+    """Every face-up tile of the seat ``truth`` (one of ``game.seats``: its hand when laid
+    down, its melds' faces, and its flowers unless ``flowers`` is false) is labeled and at
+    least ``min_visible`` seen: a tile covered by a hand or cut off by the frame cannot be
+    read, so a seat's reading can be right only when this holds."""
+    seat = int(truth["seat"])
     want = len(parse_tiles(truth["concealed"])) if truth.get("revealed") else 0
     want += sum(2 if m["type"] == "concealed_kong" else len(parse_tiles(m["tiles"]))
                 for m in truth["melds"])
@@ -237,7 +237,7 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
         ok = want == got
         out.seats[0] += ok
         out.seats[1] += 1
-        if in_view(manifest, k, min_visible=min_visible):
+        if in_view(manifest, truth, min_visible=min_visible):
             out.seats_in_view[0] += ok
             out.seats_in_view[1] += 1
         if not ok:
@@ -257,7 +257,7 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
               and got_melds == want_melds)
         out.winners[0] += ok
         out.winners[1] += 1
-        if in_view(manifest, winner, flowers=False, min_visible=min_visible):
+        if in_view(manifest, truth, flowers=False, min_visible=min_visible):
             out.winners_in_view[0] += ok
             out.winners_in_view[1] += 1
         if not ok:

@@ -146,14 +146,16 @@ def test_a_seat_is_in_view_only_when_every_face_up_tile_is_seen() -> None:
 
     manifest = json.loads((SAMPLES / "table_2.json").read_text())
     winner = winner_of(manifest)
-    assert winner is not None and all(in_view(manifest, k) for k in range(4))
+    seats = manifest["game"]["seats"]
+    assert winner is not None and all(in_view(manifest, truth) for truth in seats)
     hand = [o for o in manifest["objects"] if o.get("seat") == winner and o["role"] == "hand"]
     hand[0]["visible"] = 0.3  # under a player's hand
-    assert not in_view(manifest, winner) and not in_view(manifest, winner, flowers=False)
+    assert not in_view(manifest, seats[winner])
+    assert not in_view(manifest, seats[winner], flowers=False)
     hand[0]["visible"] = 1.0
     flower = next(o for o in manifest["objects"] if o.get("seat") == 3 and o["role"] == "flower")
     manifest["objects"].remove(flower)  # cut off by the frame: not labeled at all
-    assert not in_view(manifest, 3) and in_view(manifest, 3, flowers=False)
+    assert not in_view(manifest, seats[3]) and in_view(manifest, seats[3], flowers=False)
     score = TableScore(scenes=3, seats=[9, 12], seats_in_view=[9, 10], winners=[2, 3],
                        winners_in_view=[2, 3])
     text = format_tables(score, "models", 0.1)
