@@ -865,10 +865,11 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
         return out
 
     half = layout.meld_gap / 2
-    for start in range(n):
+
+    def cut_from(start: int) -> tuple[int, ...] | None:
         gap = gaps[start]
         if start and gap <= layout.meld_gap:
-            continue
+            return None
         best: tuple[float, tuple[int, ...]] | None = None
         for cut in parts(start):
             ends = [*cut[1:], n]
@@ -894,12 +895,35 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
             margin = min(gaps[i] for i in cut) - max(insides)
             if best is None or margin > best[0]:
                 best = (margin, cut)
-        if best is not None:
-            cut = best[1]
-            ends = [*cut[1:], n]
-            found = [meld(i, e - i) for i, e in zip(cut, ends, strict=True)]
-            return start, [m for m in found if m is not None]
+        return None if best is None else best[1]
+
+    def melds_of(cut: tuple[int, ...]) -> list[MeldReading]:
+        ends = [*cut[1:], n]
+        return [m for m in (meld(i, e - i) for i, e in zip(cut, ends, strict=True))
+                if m is not None]
+
+    for start in range(n):
+        cut = cut_from(start)
+        if cut is None:
+            continue
+        found = melds_of(cut)
+        # the melds' first tile read anew as their kind (a hand tile beside a pung made it a
+        # kong) while the row from the next tile on cuts into melds read as seen: the tile is
+        # the hand's (fresh real-face table_s21_000103: C 8m 8m/ 8m read as 8888m)
+        if start + 1 < n and _reread(dets, found[0], 0):
+            later = cut_from(start + 1)
+            if later is not None and not any(_reread(dets, m) for m in melds_of(later)):
+                return start + 1, melds_of(later)
+        return start, found
     return n, []
+
+
+def _reread(dets: TileDetections, meld: MeldReading, at: int | None = None) -> bool:
+    """The meld names a tile (the one at ``at``, or any) as another kind than it was read."""
+    pairs = list(zip(meld.rows, meld.tiles, strict=False))
+    if at is not None:
+        pairs = pairs[at:at + 1]
+    return any(dets.is_tile[r] and int(dets.class_id[r]) != t for r, t in pairs)
 
 
 def _shown_meld(meld: MeldReading | None) -> bool:

@@ -153,6 +153,24 @@ def test_a_pung_with_two_tiles_boxed_sideways_one_of_them_misread_is_still_a_pun
     assert format_tiles(s0.hand) == "55m456p444666s"
 
 
+def test_the_hands_last_tile_beside_a_pung_is_not_read_anew_to_make_it_a_kong() -> None:
+    """Fresh real-face table_s21_000103: the hand's last tile, a ``C`` read right, lay as far
+    from the hand as from the pung ``888m`` after it, and the melds were read from it on, the
+    ``C`` named ``8m`` from its runner-up: ``8888m``, and the winner's hand short of a ``C``.
+    When the row from the next tile on cuts into melds read as seen, that tile is the hand's."""
+    scene = Scene(seats=[SeatSpec(hand="55m456p44466sS", melds=[("pung", "WWW", 1)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    assert dets.labels[10] == "S" and dets.labels[11:14] == ["W", "W", "W"]
+    assert dets.topk_ids[10][1] == parse_tiles("W")[0]  # its runner-up is the pung's kind
+    boxes = dets.xyxy.copy()
+    gap_after = boxes[11, 0] - boxes[10, 2]
+    boxes[10, [0, 2]] += gap_after / 2  # as far from the hand as from the pung
+    s0 = _seat0(scene, dets.with_(xyxy=boxes))
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [("pung", "WWW")]
+    assert format_tiles(s0.hand) == "55m456p44466sS"
+
+
 def test_a_chow_with_a_second_tile_boxed_sideways_is_still_a_chow() -> None:
     """Fresh real-face table_s18_000094: a chow ``567p`` with its 7p boxed as wide as the
     claimed 6p stayed in the hand. A run of three with two tiles called sideways is a chow,
