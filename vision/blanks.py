@@ -15,12 +15,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.backs import middle_lab
+from vision.backs import MAX_SURE, SURE, middle_lab
 from vision.detections import TileDetections
 from vision.metrics import iou_matrix
 
-SURE_FACE = 0.5  # detection score of the faces whose bright pixels give the faces' ground colour
-MAX_SURE = 16  # of them, the surest
 GROUND_SHARE = 20  # per cent of a face's middle, its brightest, taken for the ground between ink
 ALONG = (0.85, 1.3)  # centre distance of two touching tiles, in the first one's length that way
 ACROSS = 0.35  # their centres' offset across the row, in the first one's size that way
@@ -38,9 +36,10 @@ FELT_MARGIN = 6  # pixels around each box left out of the felt
 
 
 def ground_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
-    """(3,) Lab colour of the faces' ground: the median over the surest faces of the mean of
-    each middle's brightest pixels (ink is darker than its ground); None without sure faces."""
-    sure = np.flatnonzero((dets.confidence >= SURE_FACE) & dets.is_tile)
+    """(3,) Lab colour of the faces' ground: the median over the surest faces (those whose
+    colour :func:`vision.backs.back_shares` takes for the faces') of the mean of each middle's
+    brightest pixels (ink is darker than its ground); None without sure faces."""
+    sure = np.flatnonzero((dets.confidence >= SURE) & dets.is_tile)
     sure = sure[np.argsort(-dets.confidence[sure])[:MAX_SURE]]
     grounds = []
     for row in sure:

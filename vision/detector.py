@@ -766,12 +766,9 @@ class Detector:
         if not sure.any():
             return dets
         n = int(sure.sum())
-        ids = np.full((n, dets.topk_ids.shape[1] if len(dets) else 1), -1, np.int16)
-        probs = np.zeros(ids.shape, np.float32)
-        ids[:, 0], probs[:, 0] = BLANK_CLASS, 1.0
-        added = TileDetections(
+        added = TileDetections(  # its top-k: 白 alone (the default), padded by merge
             xyxy=places[sure].astype(dets.xyxy.dtype), confidence=np.full(n, self.conf, np.float32),
-            class_id=np.full(n, BLANK_CLASS, np.int16), topk_ids=ids, topk_probs=probs,
+            class_id=np.full(n, BLANK_CLASS, np.int16),
             data={k: np.zeros((n, *v.shape[1:]), v.dtype) for k, v in dets.data.items()})
         return TileDetections.merge([dets, added])
 

@@ -912,8 +912,9 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
         # the hand's (fresh real-face table_s21_000103: C 8m 8m/ 8m read as 8888m)
         if start + 1 < n and _reread(dets, found[0], 0):
             later = cut_from(start + 1)
-            if later is not None and not any(_reread(dets, m) for m in melds_of(later)):
-                return start + 1, melds_of(later)
+            as_seen = [] if later is None else melds_of(later)
+            if as_seen and not any(_reread(dets, m) for m in as_seen):
+                return start + 1, as_seen
         return start, found
     return n, []
 
