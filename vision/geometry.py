@@ -415,8 +415,11 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarr
     if keep < len(order) and not face_up[order[:keep]].any() \
             and d[order[keep - 1]] - d[order[keep]] <= layout.standing_gap:
         end = run(keep + 1)
+        backs = np.flatnonzero(~face_up[order[keep:end]])
+        if len(backs):  # the run goes on into the wall's stacks: the melds end before them
+            end = keep + int(backs[0])
         melds = order[keep:end]
-        if face_up[melds].all() and sideways[melds].any():
+        if len(melds) and sideways[melds].any():
             keep = end
     row = order[:keep]
     if len(row) >= 3:

@@ -437,6 +437,30 @@ def test_a_standing_hand_boxed_beyond_its_melds_keeps_them_melds() -> None:
     assert s0.hand == [] and s0.hidden == 10 and s0.discards == []
 
 
+def test_melds_inside_a_standing_hand_stay_melds_beside_the_walls_end() -> None:
+    """Fresh real-face table_s21_000025: a standing hand's backs, its two chows (claimed tiles
+    sideways) just inside them, and the wall's end a width past them, 0.7 widths farther in.
+    The face-up run inside the backs went on into the wall's stacks, held backs, and so was
+    not taken: the chows were read as discards. The melds end where the wall begins."""
+    scene = Scene(seats=[SeatSpec(hidden=3, melds=[("chow", "345p", 2), ("chow", "123m", 0)],
+                                  flowers="f7f8"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = dets.center[:, 1] > 900  # seat 0 lies at the bottom
+    backs = np.flatnonzero(dets.is_back & mine)
+    ups = np.flatnonzero(dets.is_tile & mine)
+    assert len(backs) == 3 and len(ups) == 8
+    width = float(np.median(dets.xyxy[ups, 2] - dets.xyxy[ups, 0]))
+    dets.xyxy[backs[:, None], [1, 3]] += 1.6 * width  # down: beyond the melds' line
+    melds = ups[~np.isin(dets.class_id[ups], parse_tiles("f7f8"))]
+    wall = dets[np.repeat(backs[:1], 5)]  # the wall's last stacks, 0.7 widths inside them
+    wall.xyxy[:, [1, 3]] = dets.xyxy[melds[-1], [1, 3]] - 0.7 * width
+    wall.xyxy[:, 0] = float(dets.xyxy[melds, 2].max()) + width * (1.0 + np.arange(5))
+    wall.xyxy[:, 2] = wall.xyxy[:, 0] + 0.95 * width
+    s0 = _seat0(scene, TileDetections.merge([dets, wall]))
+    assert sorted(format_tiles(m.tiles) for m in s0.melds) == ["123m", "345p"]
+    assert s0.hidden == 3 and s0.discards == [] and format_tiles(s0.flowers) in ("f7f8", "f8f7")
+
+
 def test_a_flower_past_the_corner_diagonal_belongs_to_the_row_it_lies_in_front_of() -> None:
     """REALVAL3 table_s16_000048: a flower in front of a row's end, near the table corner,
     lies past the diagonal that splits the seats. It is in front of seat 0's row (2 widths
