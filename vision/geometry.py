@@ -12,7 +12,7 @@ stacks), then one row with the standing hand on the left and the laid-down melds
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -919,7 +919,39 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
             if as_seen and not any(_reread(dets, m) for m in as_seen):
                 return start + 1, as_seen
         return start, found
-    return n, []
+    return _melds_without_hand(dets, order, gaps, parts, meld)
+
+
+def _melds_without_hand(dets: TileDetections, order: list[int], gaps: list[float],
+                        parts: Callable[[int], list[tuple[int, ...]]],
+                        meld: Callable[[int, int], MeldReading | None]
+                        ) -> tuple[int, list[MeldReading]]:
+    """A row of face-up tiles only that no hand can be: it cuts whole into two or more pungs
+    or kongs, and its tiles, each kong taken as three, are a multiple of three (a hand holds
+    13 or 14 less three a meld; runs are left to the hand, whose tiles may make them). The
+    seat's standing hand is out of view or unboxed (fresh real-face table_s21_000161: ``NNN
+    555p`` read as a hand of six). Of the cuts, the one whose melds stand apart most."""
+    n = len(order)
+    if n < 6 or not all(dets.is_tile[r] for r in order):
+        return n, []
+    best: tuple[float, tuple[int, ...]] | None = None
+    for cut in parts(0):
+        ends = [*cut[1:], n]
+        kongs = sum(e - i == 4 for i, e in zip(cut, ends, strict=True))
+        if len(cut) < 2 or (n - kongs) % 3 or any(
+                len(set(m.tiles)) > 1 for m in (meld(i, e - i) for i, e in
+                                                zip(cut, ends, strict=True)) if m is not None):
+            continue
+        inside = max(gaps[j] for i, e in zip(cut, ends, strict=True) for j in range(i + 1, e))
+        margin = min(gaps[i] for i in cut[1:]) - inside
+        if best is None or margin > best[0]:
+            best = (margin, cut)
+    if best is None:
+        return n, []
+    cut = best[1]
+    ends = [*cut[1:], n]
+    return 0, [m for m in (meld(i, e - i) for i, e in zip(cut, ends, strict=True))
+               if m is not None]
 
 
 def _reread(dets: TileDetections, meld: MeldReading, at: int | None = None) -> bool:

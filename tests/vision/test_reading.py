@@ -461,6 +461,27 @@ def test_melds_inside_a_standing_hand_stay_melds_beside_the_walls_end() -> None:
     assert s0.hidden == 3 and s0.discards == [] and format_tiles(s0.flowers) in ("f7f8", "f8f7")
 
 
+@pytest.mark.parametrize(("melds", "shown"), [
+    ([("pung", "NNN", None), ("pung", "555p", None)], ["NNN", "555p"]),
+    ([("kong", "2222s", None), ("pung", "666p", None)], ["2222s", "666p"])])
+def test_melds_of_a_seat_whose_hand_is_out_of_view_are_no_hand(melds, shown) -> None:
+    """Fresh real-face table_s21_000161 and 000142: a seat's standing hand out of view, its
+    melds laid tight (no gap that parts them) with no claimed tile seen sideways. Six tiles,
+    or a kong and a pung, are no hand's count (13 or 14 less three a meld): they are melds."""
+    scene = Scene(seats=[SeatSpec(melds=melds, flowers="f6"), *OTHER_HANDS], meld_gap=1.0)
+    s0 = _seat0(scene)
+    assert [format_tiles(m.tiles) for m in s0.melds] == shown
+    assert s0.hand == [] and format_tiles(s0.flowers) == "f6"
+
+
+def test_a_hand_of_sets_with_a_tile_over_is_still_a_hand() -> None:
+    """Seven face-up tiles that cut into a kong and a pung with none over could be melds, but
+    eight (a pung, a pung, a pair) are a hand's count: a hand."""
+    scene = Scene(seats=[SeatSpec(hand="222s666p55m"), *OTHER_HANDS])
+    s0 = _seat0(scene)
+    assert s0.melds == [] and format_tiles(sorted(s0.hand)) == "55m666p222s"
+
+
 def test_a_flower_past_the_corner_diagonal_belongs_to_the_row_it_lies_in_front_of() -> None:
     """REALVAL3 table_s16_000048: a flower in front of a row's end, near the table corner,
     lies past the diagonal that splits the seats. It is in front of seat 0's row (2 widths
