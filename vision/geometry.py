@@ -12,6 +12,7 @@ stacks), then one row with the standing hand on the left and the laid-down melds
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -1014,7 +1015,14 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
                                side[0], tuple(rows), False)
     if tiles is None:
         return None
-    certain = bool(side) and tuple(int(dets.class_id[r]) for r in rows) == tiles
+    seen = tuple(int(dets.class_id[r]) for r in rows)
+    if not side and (len(set(seen)) > 1 if len(set(tiles)) == 1
+                     else sum((Counter(tiles) - Counter(seen)).values()) > 1):
+        # no claimed tile: a pung or kong only as read, a run as read but for one tile (not
+        # one naming two tiles as other kinds: fresh real-face table_s22_000096, a winner's
+        # 2m 7m 7m taken for 678m); else a loose part of the hand
+        return None
+    certain = bool(side) and seen == tiles
     if len(rows) == 4:
         mtype = "exposed_kong"
     elif len(set(tiles)) == 1:
@@ -1028,8 +1036,6 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
         idx = side[0]
         from_seat = _claimed_from(seat, idx, len(rows))
     else:
-        if len(set(int(dets.class_id[r]) for r in rows)) != 1:
-            return None  # no claimed tile and not plainly a set: a loose part of the hand
         idx, from_seat, certain = None, None, False
     return MeldReading(mtype, tiles, from_seat, idx, tuple(rows), certain)
 

@@ -566,6 +566,28 @@ def test_a_row_the_geometry_calls_mostly_sideways_is_told_by_its_own_shape() -> 
     assert _row_sideways(rows, alone, seen, across, along).tolist() == alone.tolist()
 
 
+@pytest.mark.parametrize(("read", "runners_up", "meld"), [
+    ("133m", ["2m", "2m", "2m"], "123m"),  # fresh table_s22_000080: one tile misread
+    ("277m", ["8m", "6m", "6m"], None),  # table_s22_000096: a hand's tiles, two renamed
+    ("555m", ["6m", "6m", "6m"], "555m"),
+    ("556m", ["6m", "6m", "5m"], None),  # a pung with no claimed tile only as read
+])
+def test_a_run_with_no_claimed_tile_renames_one_tile_at_most(read, runners_up, meld) -> None:
+    """Three upright tiles (no claimed tile seen sideways) are a meld only when they make a
+    set as read, or a run with one tile named by a likely-enough other kind. Naming two by
+    kinds the classifier all but ruled out (1e-4) cut a winner's hand into runs."""
+    from vision.geometry import _as_meld
+
+    kinds = parse_tiles(read)
+    alts = parse_tiles("".join(runners_up[i] for i in range(3)))
+    dets = TileDetections(xyxy=np.array([[40.0 * i, 0, 40.0 * i + 30, 40] for i in range(3)]),
+                          confidence=np.full(3, 0.8), class_id=kinds,
+                          topk_ids=np.array([[k, a] for k, a in zip(kinds, alts, strict=True)]),
+                          topk_probs=np.tile([0.9999, 0.0001], (3, 1)))
+    out = _as_meld(dets, [0, 1, 2], np.zeros(3, bool), seat=0)
+    assert (out and format_tiles(sorted(out.tiles))) == meld if meld else out is None
+
+
 @pytest.mark.parametrize("side,claimed_from", [(0, 3), (1, 2), (2, 1)])
 def test_sideways_position_tells_whom_the_pung_came_from(side: int, claimed_from: int) -> None:
     scene = Scene(seats=[SeatSpec(hand="1234567m11p", melds=[("pung", "SSS", side)]),
