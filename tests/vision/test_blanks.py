@@ -50,6 +50,24 @@ def test_the_one_place_that_shows_a_face_is_the_blank_the_detector_passed_over()
     assert format_tiles(_seat0(seen).hand) == "345m12355pPP"
 
 
+def test_a_row_seen_at_a_slant_whose_boxes_overlap_still_ends_in_a_place() -> None:
+    """Fresh real-face table_s22_000008: a row running at a slant across the frame is boxed
+    by upright boxes wider than its tiles, so neighbours' centres lie 0.77 of a box's length
+    apart (a kong's fourth 白, beside the hand's first tile, was proposed by no place)."""
+    image, seen, missing = _passed_over()
+    hand = np.flatnonzero(seen.center[:, 1] > seen.center[:, 1].mean() + 200)  # seat 0's
+    grown = seen.xyxy.copy()
+    half = (grown[hand, 2] - grown[hand, 0]) * 0.65
+    mid = (grown[hand, 2] + grown[hand, 0]) / 2
+    grown[hand, 0], grown[hand, 2] = mid - half, mid + half
+    slanted = seen.with_(xyxy=grown)
+    places = face_places(image, slanted)
+    assert len(places) == 1
+    w = (missing[2] - missing[0]) * 0.65
+    c = (missing[2] + missing[0]) / 2
+    assert iou_matrix(places, np.array([[c - w, missing[1], c + w, missing[3]]])).item() > 0.8
+
+
 def test_on_a_cloth_of_the_faces_colour_no_place_is_proposed() -> None:
     """A white cloth: colour cannot tell a blank face from the cloth, so nothing is added."""
     image, seen, _ = _passed_over()
