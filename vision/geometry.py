@@ -619,7 +619,9 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             outers[k] = o[:0]  # more backs than a hand holds: a wall
             continue
         row_d = float(np.median(d[o]))
-        pond = inner[face_up[inner]]
+        # the pond lies well inside the row: face-up tiles in the row's band left out of it (a
+        # meld tile boxed twice, fresh real-face table_s22_000081) are no pond
+        pond = inner[face_up[inner] & (d[inner] < row_d - 0.5)]
         mine_fl = np.flatnonzero((role == "flower") & (seat == k))
         others = [v for j, v in full.items() if j != k]
         if len(pond) and len(mine_fl):  # a "pond" tile in line beside the seat's flowers is

@@ -461,6 +461,24 @@ def test_melds_inside_a_standing_hand_stay_melds_beside_the_walls_end() -> None:
     assert s0.hidden == 3 and s0.discards == [] and format_tiles(s0.flowers) in ("f7f8", "f8f7")
 
 
+def test_a_tile_boxed_twice_in_the_rows_band_is_no_pond_before_the_hand() -> None:
+    """Fresh real-face table_s22_000081: a winner's hand row lying a width farther in than the
+    other seats' hands, one of its tiles boxed twice (the second box a little off the row, so
+    left out of it). That box was taken for the pond, lying where no pond lies, and the whole
+    hand for discards; the pond lies well inside the row."""
+    scene = Scene(seats=[SeatSpec(hand="456666788mSSS55p"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = np.flatnonzero(dets.center[:, 1] > 900)  # seat 0 lies at the bottom
+    assert len(mine) == 14
+    width = float(np.median(dets.xyxy[mine, 2] - dets.xyxy[mine, 0]))
+    dets.xyxy[mine[:, None], [1, 3]] -= 1.2 * width  # up: farther in than the other hands
+    twice = dets[mine[5:6]]
+    twice.xyxy[:, [1, 3]] += 0.3 * width  # the same tile boxed again, a little off the row
+    twice.xyxy[:, [0, 2]] += 0.45 * width
+    s0 = _seat0(scene, TileDetections.merge([dets, twice]))
+    assert format_tiles(sorted(s0.hand)) == "456666788m55pSSS" and len(s0.discards) <= 1
+
+
 @pytest.mark.parametrize(("melds", "shown"), [
     ([("pung", "NNN", None), ("pung", "555p", None)], ["NNN", "555p"]),
     ([("kong", "2222s", None), ("pung", "666p", None)], ["2222s", "666p"])])
