@@ -921,40 +921,49 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
             as_seen = [] if later is None else melds_of(later)
             if as_seen and not any(_reread(dets, m) for m in as_seen):
                 return start + 1, as_seen
-        return start, found
-    return _melds_without_hand(dets, order, gaps, parts, meld)
+        before = _melds_without_hand(dets, order, gaps, meld, start)
+        return (0, before + found) if before else (start, found)
+    whole = _melds_without_hand(dets, order, gaps, meld, n)
+    return (0, whole) if len(whole) >= 2 else (n, [])
 
 
 def _melds_without_hand(dets: TileDetections, order: list[int], gaps: list[float],
-                        parts: Callable[[int], list[tuple[int, ...]]],
-                        meld: Callable[[int, int], MeldReading | None]
-                        ) -> tuple[int, list[MeldReading]]:
-    """A row of face-up tiles only that no hand can be: it cuts whole into two or more pungs
-    or kongs, and its tiles, each kong taken as three, are a multiple of three (a hand holds
-    13 or 14 less three a meld; runs are left to the hand, whose tiles may make them). The
-    seat's standing hand is out of view or unboxed (fresh real-face table_s21_000161: ``NNN
-    555p`` read as a hand of six). Of the cuts, the one whose melds stand apart most."""
-    n = len(order)
-    if n < 6 or not all(dets.is_tile[r] for r in order):
-        return n, []
+                        meld: Callable[[int, int], MeldReading | None], end: int
+                        ) -> list[MeldReading]:
+    """The melds that ``order[:end]`` is when no hand can be: face-up tiles only that cut whole
+    into pungs or kongs, their tiles, each kong taken as three, a multiple of three (a hand
+    holds 13 or 14 less three a meld; runs are left to the hand, whose tiles may make them).
+    The seat's standing hand is out of view or unboxed (fresh real-face table_s21_000161: ``NNN
+    555p`` read as a hand of six; table_s22_000062: ``7777m 999p`` before two melds shown by
+    their claimed tiles). Of the cuts, the one whose melds stand apart most; none: ``[]``."""
+    if end < 3 or not all(dets.is_tile[r] for r in order[:end]):
+        return []
+
+    def cuts(i: int) -> list[tuple[int, ...]]:
+        if i == end:
+            return [()]
+        out = []
+        for k in (3, 4):
+            m = meld(i, k) if i + k <= end else None
+            if m is not None and len(set(m.tiles)) == 1:
+                out += [(i, *rest) for rest in cuts(i + k)]
+        return out
+
     best: tuple[float, tuple[int, ...]] | None = None
-    for cut in parts(0):
-        ends = [*cut[1:], n]
+    for cut in cuts(0):
+        ends = [*cut[1:], end]
         kongs = sum(e - i == 4 for i, e in zip(cut, ends, strict=True))
-        if len(cut) < 2 or (n - kongs) % 3 or any(
-                len(set(m.tiles)) > 1 for m in (meld(i, e - i) for i, e in
-                                                zip(cut, ends, strict=True)) if m is not None):
+        if (end - kongs) % 3:
             continue
         inside = max(gaps[j] for i, e in zip(cut, ends, strict=True) for j in range(i + 1, e))
-        margin = min(gaps[i] for i in cut[1:]) - inside
+        margin = min((gaps[i] for i in cut[1:]), default=np.inf) - inside
         if best is None or margin > best[0]:
             best = (margin, cut)
     if best is None:
-        return n, []
-    cut = best[1]
-    ends = [*cut[1:], n]
-    return 0, [m for m in (meld(i, e - i) for i, e in zip(cut, ends, strict=True))
-               if m is not None]
+        return []
+    ends = [*best[1][1:], end]
+    return [m for m in (meld(i, e - i) for i, e in zip(best[1], ends, strict=True))
+            if m is not None]
 
 
 def _reread(dets: TileDetections, meld: MeldReading, at: int | None = None) -> bool:

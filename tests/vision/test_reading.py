@@ -492,6 +492,25 @@ def test_melds_of_a_seat_whose_hand_is_out_of_view_are_no_hand(melds, shown) -> 
     assert s0.hand == [] and format_tiles(s0.flowers) == "f6"
 
 
+def test_a_kong_and_a_pung_before_melds_shown_by_their_claimed_tiles_are_melds() -> None:
+    """Fresh real-face table_s22_000062: a seat's hand out of view, a kong and a pung laid
+    tight (no claimed tile seen, no gap between them) before two runs each shown by its claimed
+    tile. The runs were cut as melds and the kong and pung left as a hand of seven; the kong
+    taken as three, that is six tiles, no hand's count: they are melds too."""
+    melds = [("kong", "7777m", None), ("pung", "999p", None), ("chow", "456p", 0),
+             ("chow", "789s", 0)]
+    scene = Scene(seats=[SeatSpec(melds=melds, flowers="f6"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    row = np.flatnonzero((dets.center[:, 1] > 900) & (dets.class_id < 34))
+    row = row[np.argsort(dets.center[row, 0])]
+    kong, pung = row[:4], row[4:7]
+    gap = float(dets.xyxy[pung[0], 0] - dets.xyxy[kong[-1], 2])
+    dets.xyxy[kong[:, None], [0, 2]] += gap - 0.5  # laid against the pung
+    s0 = _seat0(scene, dets)
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["7777m", "999p", "456p", "789s"]
+    assert s0.hand == []
+
+
 def test_a_hand_of_sets_with_a_tile_over_is_still_a_hand() -> None:
     """Seven face-up tiles that cut into a kong and a pung with none over could be melds, but
     eight (a pung, a pung, a pair) are a hand's count: a hand."""
