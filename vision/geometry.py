@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -419,8 +419,7 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarr
         backs = np.flatnonzero(~face_up[order[keep:end]])
         if len(backs):  # the run goes on into the wall's stacks: the melds end before them
             end = keep + int(backs[0])
-        melds = order[keep:end]
-        if len(melds) and sideways[melds].any():
+        if sideways[order[keep:end]].any():
             keep = end
     row = order[:keep]
     if len(row) >= 3:
@@ -860,14 +859,14 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
             memo[i, k] = _as_meld(dets, order[i:i + k], sideways, seat, at_end=i + k == n)
         return memo[i, k]
 
-    def parts(i: int) -> list[tuple[int, ...]]:
-        """Every way to cut ``order[i:]`` into melds: their start indices."""
-        if i == n:
+    def parts(i: int, end: int = n) -> list[tuple[int, ...]]:
+        """Every way to cut ``order[i:end]`` into melds: their start indices."""
+        if i == end:
             return [()]
         out = []
         for k in (3, 4):
-            if i + k <= n and meld(i, k) is not None:
-                out += [(i, *rest) for rest in parts(i + k)]
+            if i + k <= end and meld(i, k) is not None:
+                out += [(i, *rest) for rest in parts(i + k, end)]
         return out
 
     half = layout.meld_gap / 2
@@ -903,10 +902,34 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
                 best = (margin, cut)
         return None if best is None else best[1]
 
-    def melds_of(cut: tuple[int, ...]) -> list[MeldReading]:
-        ends = [*cut[1:], n]
+    def melds_of(cut: tuple[int, ...], end: int = n) -> list[MeldReading]:
+        ends = [*cut[1:], end]
         return [m for m in (meld(i, e - i) for i, e in zip(cut, ends, strict=True))
                 if m is not None]
+
+    def without_hand(end: int) -> list[MeldReading]:
+        """The melds that ``order[:end]`` is when no hand can be: face-up tiles only that cut
+        whole into pungs or kongs, their tiles, each kong taken as three, a multiple of three
+        (a hand holds 13 or 14 less three a meld; runs are left to the hand, whose tiles may
+        make them). The seat's standing hand is out of view or unboxed (fresh real-face
+        table_s21_000161: ``NNN 555p`` read as a hand of six; table_s22_000062: ``7777m 999p``
+        before two melds shown by their claimed tiles). Of the cuts, the one whose melds
+        stand apart most; none: ``[]``."""
+        if end < 3 or not all(dets.is_tile[r] for r in order[:end]):
+            return []
+        best: tuple[float, tuple[int, ...]] | None = None
+        for cut in parts(0, end):
+            found = melds_of(cut, end)
+            kongs = sum(len(m.rows) == 4 for m in found)
+            if any(len(set(m.tiles)) > 1 for m in found) or (end - kongs) % 3:
+                continue
+            ends = [*cut[1:], end]
+            inside = max(gaps[j] for i, e in zip(cut, ends, strict=True)
+                         for j in range(i + 1, e))
+            margin = min((gaps[i] for i in cut[1:]), default=np.inf) - inside
+            if best is None or margin > best[0]:
+                best = (margin, cut)
+        return [] if best is None else melds_of(best[1], end)
 
     for start in range(n):
         cut = cut_from(start)
@@ -921,49 +944,10 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
             as_seen = [] if later is None else melds_of(later)
             if as_seen and not any(_reread(dets, m) for m in as_seen):
                 return start + 1, as_seen
-        before = _melds_without_hand(dets, order, gaps, meld, start)
+        before = without_hand(start)
         return (0, before + found) if before else (start, found)
-    whole = _melds_without_hand(dets, order, gaps, meld, n)
+    whole = without_hand(n)
     return (0, whole) if len(whole) >= 2 else (n, [])
-
-
-def _melds_without_hand(dets: TileDetections, order: list[int], gaps: list[float],
-                        meld: Callable[[int, int], MeldReading | None], end: int
-                        ) -> list[MeldReading]:
-    """The melds that ``order[:end]`` is when no hand can be: face-up tiles only that cut whole
-    into pungs or kongs, their tiles, each kong taken as three, a multiple of three (a hand
-    holds 13 or 14 less three a meld; runs are left to the hand, whose tiles may make them).
-    The seat's standing hand is out of view or unboxed (fresh real-face table_s21_000161: ``NNN
-    555p`` read as a hand of six; table_s22_000062: ``7777m 999p`` before two melds shown by
-    their claimed tiles). Of the cuts, the one whose melds stand apart most; none: ``[]``."""
-    if end < 3 or not all(dets.is_tile[r] for r in order[:end]):
-        return []
-
-    def cuts(i: int) -> list[tuple[int, ...]]:
-        if i == end:
-            return [()]
-        out = []
-        for k in (3, 4):
-            m = meld(i, k) if i + k <= end else None
-            if m is not None and len(set(m.tiles)) == 1:
-                out += [(i, *rest) for rest in cuts(i + k)]
-        return out
-
-    best: tuple[float, tuple[int, ...]] | None = None
-    for cut in cuts(0):
-        ends = [*cut[1:], end]
-        kongs = sum(e - i == 4 for i, e in zip(cut, ends, strict=True))
-        if (end - kongs) % 3:
-            continue
-        inside = max(gaps[j] for i, e in zip(cut, ends, strict=True) for j in range(i + 1, e))
-        margin = min((gaps[i] for i in cut[1:]), default=np.inf) - inside
-        if best is None or margin > best[0]:
-            best = (margin, cut)
-    if best is None:
-        return []
-    ends = [*best[1][1:], end]
-    return [m for m in (meld(i, e - i) for i, e in zip(best[1], ends, strict=True))
-            if m is not None]
 
 
 def _reread(dets: TileDetections, meld: MeldReading, at: int | None = None) -> bool:
@@ -1027,8 +1011,10 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
     if tiles is None:
         return None
     seen = tuple(int(dets.class_id[r]) for r in rows)
-    if not side and (len(set(seen)) > 1 if len(set(tiles)) == 1
-                     else sum((Counter(tiles) - Counter(seen)).values()) > 1):
+    alike = len(set(tiles)) == 1
+    as_read = len(set(seen)) == 1 if alike \
+        else sum((Counter(tiles) - Counter(seen)).values()) <= 1
+    if not side and not as_read:
         # no claimed tile: a pung or kong only as read, a run as read but for one tile (not
         # one naming two tiles as other kinds: fresh real-face table_s22_000096, a winner's
         # 2m 7m 7m taken for 678m); else a loose part of the hand
@@ -1036,7 +1022,7 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
     certain = bool(side) and seen == tiles
     if len(rows) == 4:
         mtype = "exposed_kong"
-    elif len(set(tiles)) == 1:
+    elif alike:
         mtype = "pung"
     else:
         mtype = "chow"
