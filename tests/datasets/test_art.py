@@ -66,6 +66,28 @@ def test_builtin_styles_have_all_faces_and_are_cached() -> None:
         art.check_style("no-such-style")
 
 
+def test_a_style_rendered_into_the_cache_needs_no_art_folder(tmp_path, monkeypatch) -> None:
+    """A machine given the cache alone (a lent GPU box) still generates scenes with the style."""
+    import cv2
+
+    face = np.zeros((art.FACE_SIZE[1], art.FACE_SIZE[0], 4), np.uint8)
+    face[20:-20, 20:-20] = (30, 60, 200, 255)
+    (tmp_path / "cache" / "art" / "uni").mkdir(parents=True)
+    for name in TILE_NAMES[:-1]:
+        cv2.imwrite(str(tmp_path / "cache" / "art" / "uni" / f"{name}.png"), face)
+    monkeypatch.setenv("MJTABLE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(art, "ART_ROOT", tmp_path / "no-art")
+    art.load_style.cache_clear()
+    try:
+        assert art.available_styles() == []  # one face short: not a whole style
+        cv2.imwrite(str(tmp_path / "cache" / "art" / "uni" / f"{TILE_NAMES[-1]}.png"), face)
+        art.load_style.cache_clear()
+        assert art.available_styles() == ["uni"]
+        assert len(art.load_style("uni")) == NUM_TILES
+    finally:
+        art.load_style.cache_clear()
+
+
 def _any_font() -> str | None:
     from pathlib import Path
 
