@@ -80,9 +80,10 @@ def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
 
 
 def centre_pixel_classifier(path: Path, names: list[str], size: int = 64,
-                            batch: int | str = "batch") -> Path:
+                            batch: int | str = "batch", sharpness: float = 4.0) -> Path:
     """A classifier whose answer is written in the crop: class ``round(R * (nc - 1))`` where R
-    is the red value (0..1) of the crop's centre pixel; output softmax probabilities (B, nc)."""
+    is the red value (0..1) of the crop's centre pixel; output softmax probabilities (B, nc),
+    the surer the higher ``sharpness``."""
     nc = len(names)
     c = size // 2
     nodes = [
@@ -106,7 +107,7 @@ def centre_pixel_classifier(path: Path, names: list[str], size: int = 64,
         helper.make_node("Sub", ["rk", "ar"], ["d"]),
         helper.make_node("Mul", ["d", "d"], ["d2"]),
         helper.make_node("Constant", [], ["sharp"],
-                         value=numpy_helper.from_array(np.array(-4.0, np.float32), "n")),
+                         value=numpy_helper.from_array(np.array(-sharpness, np.float32), "n")),
         helper.make_node("Mul", ["d2", "sharp"], ["logits0"]),
         # as an ultralytics export with batch 1 does: a reshape that names the batch as 1
         helper.make_node("Constant", [], ["lshape"], value=numpy_helper.from_array(

@@ -14,7 +14,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Export RUN/weights/best.pt (or last.pt) to ONNX with ultralytics, static "
                     "batch 1 (any batch for a classifier); the ONNX metadata keeps names, "
                     "imgsz and task. Prints opset and input/output shapes.")
-    p.add_argument("run", type=Path, help="a run folder or a .pt checkpoint")
+    p.add_argument("run", type=Path, nargs="?", help="a run folder or a .pt checkpoint")
+    p.add_argument("--average", action="append", default=[], metavar="ONNX[:WEIGHT]",
+                   help="instead of a run: one classifier averaging these classifiers' outputs, "
+                        "each with its weight (default 1), written to --out (repeat, 2 or more)")
     p.add_argument("--out", type=Path, help="ONNX path (default: next to the checkpoint)")
     p.add_argument("--imgsz", type=PIXELS, help="input size (default: the training size)")
     p.add_argument("--opset", type=number(int, 7, 30), default=17)
@@ -30,6 +33,10 @@ def run(args: argparse.Namespace) -> int:
     from ui.cli import CommandError
     from vision.training.ultra import checkpoint_of, describe_onnx, export_onnx
 
+    if args.average:
+        return _average(args)
+    if args.run is None:
+        raise CommandError("export: give a run folder or checkpoint, or --average")
     rename = {}
     for item in args.rename:
         old, sep, new = item.partition("=")
@@ -41,4 +48,25 @@ def run(args: argparse.Namespace) -> int:
     export_onnx(weights, out, imgsz=args.imgsz, opset=args.opset, rename=rename,
                 dynamic=args.dynamic)
     print(describe_onnx(out))
+    return 0
+
+
+def _average(args: argparse.Namespace) -> int:
+    from ui.cli import CommandError
+    from vision.training.ensemble import average_classifiers
+    from vision.training.ultra import describe_onnx
+
+    if args.run is not None or args.out is None:
+        raise CommandError("export --average: give --out and no run")
+    members = []
+    for item in args.average:
+        path, sep, weight = item.rpartition(":")
+        if not sep or not weight.replace(".", "", 1).isdigit():
+            path, weight = item, "1"
+        members.append((Path(path), float(weight)))
+    try:
+        average_classifiers(members, args.out)
+    except (ValueError, FileNotFoundError) as exc:
+        raise CommandError(f"export --average: {exc}") from None
+    print(describe_onnx(args.out))
     return 0
