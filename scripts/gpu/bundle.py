@@ -37,8 +37,7 @@ for fold in ("train", "val"):
     with np.load(cached) as data:
         np.savez_compressed(out / "cache" / "photo-faces" / cached.name,
                             **{k: data[k] for k in data.files})
-for style in art.BUILTIN:
-    if len(art.load_style(style)) == 42:
-        shutil.copytree(art.cache_dir() / style, out / "cache" / "art" / style,
-                        dirs_exist_ok=True)
-print(f"{out}: {count} close-up crops, face banks, art {sorted(art.BUILTIN)}")
+styles = [s for s in art.available_styles() if s in art.BUILTIN]  # as art_templates takes them
+for style in styles:
+    shutil.copytree(art.cache_dir() / style, out / "cache" / "art" / style, dirs_exist_ok=True)
+print(f"{out}: {count} close-up crops, face banks, art {styles}")

@@ -38,8 +38,9 @@ wait $B || { cat $W/real.log; fail "photo-face scenes"; }
 tail -n 1 $W/mix.log $W/real.log
 $PY scripts/gpu/link.py $W/CLS $W/closeup:2 $W/mix $W/real || fail "linking"
 step "data ready"
-( while sleep 15; do for m in n s; do for f in weights/last.pt results.csv; do
-    [ -f /tmp/runs/$m/$f ] && cp /tmp/runs/$m/$f "$O/$m.$(basename $f)"; done; done; done ) &
+copy_out() { for m in n s; do for f in weights/last.pt results.csv; do
+  [ -f /tmp/runs/$m/$f ] && cp /tmp/runs/$m/$f "$O/$m.$(basename $f)"; done; done; }
+( while sleep 15; do copy_out; done ) &
 WATCH=$!
 PIDS=()
 for m in n s; do
@@ -50,6 +51,5 @@ for m in n s; do
 done
 for p in "${PIDS[@]}"; do wait $p || step "a training run failed (see its log)"; done
 kill $WATCH
-for m in n s; do for f in weights/last.pt results.csv; do
-  [ -f /tmp/runs/$m/$f ] && cp /tmp/runs/$m/$f "$O/$m.$(basename $f)"; done; done
+copy_out
 step "trained"; tail -n 2 "$O"/*.results.csv; ls -la "$O"

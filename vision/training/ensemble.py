@@ -1,7 +1,8 @@
 """One classifier ONNX from several: their softmax outputs averaged, each with its weight.
 
-Crop classifiers trained apart misread different held-back faces, and their weighted mean reads
-whole tables better than either alone (MODELS.md, twenty-first session). Merged into one graph,
+Crop classifiers trained apart misread different held-back faces, so a weighted mean of two can
+read whole tables better than either (measured, not yet shipped: MODELS.md, twenty-first
+session; a weak member can also make it worse). Merged into one graph,
 the runtime still loads a single ``classifier.onnx`` and runs every member in one call; the
 metadata (names, imgsz, task) is the first member's, which the others must match.
 """
