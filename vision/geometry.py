@@ -614,8 +614,14 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         inner = np.setdiff1d(rows_of[k], o)
         if backs[inner].any():
             continue  # a wall lies inside the row: the row is the hand
-        if backs[o].sum() > 14:
-            outers[k] = o[:0]  # more backs than a hand holds: a wall
+        if backs[o].sum() > 14:  # more backs than a hand holds: a wall. Face-up tiles lying
+            # beyond all of its backs with a claimed tile sideways among them are the seat's
+            # melds, its standing hand unboxed, close enough to the wall to run on into it
+            # (fresh real-face table_s21_000165: 345m 456p a half width beyond the wall)
+            mine = rows_of[k][face_up[rows_of[k]]]
+            front = _outer_row(mine[d[mine] > float(d[o[backs[o]]].max())], d, layout, a,
+                               face_up, sideways)
+            outers[k] = front if len(front) >= 3 and sideways[front].any() else o[:0]
             continue
         row_d = float(np.median(d[o]))
         # the pond lies well inside the row: face-up tiles in the row's band left out of it (a

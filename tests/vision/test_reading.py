@@ -461,6 +461,30 @@ def test_melds_inside_a_standing_hand_stay_melds_beside_the_walls_end() -> None:
     assert s0.hidden == 3 and s0.discards == [] and format_tiles(s0.flowers) in ("f7f8", "f8f7")
 
 
+def test_melds_half_a_width_beyond_the_wall_with_the_standing_hand_unboxed_are_melds() -> None:
+    """Fresh real-face table_s21_000165 and table_s22_000032: a seat's standing hand not
+    boxed at all, its two chows (claimed tiles sideways) lying half a width beyond its wall.
+    The row ran on from the melds into the wall's 17 stacks, more backs than a hand holds, so
+    the whole row was taken for the wall and the melds for discards. Face-up tiles beyond all
+    of a wall's backs, a claimed tile sideways among them, are the seat's melds."""
+    scene = Scene(seats=[SeatSpec(melds=[("chow", "345m", 0), ("chow", "456p", 2)]),
+                         *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = np.flatnonzero(dets.is_tile & (dets.center[:, 1] > 900))  # seat 0: the bottom
+    assert len(mine) == 6
+    width = float(np.median(dets.xyxy[mine, 2] - dets.xyxy[mine, 0]))
+    height = float(np.median(dets.xyxy[mine, 3] - dets.xyxy[mine, 1]))
+    wall = dets[np.repeat(mine[:1], 17)]  # 17 stacks, centres 0.6 widths inside the melds'
+    wall.class_id[:] = BACK_CLASS  # (a wall's stacks stand high: their boxes reach out)
+    wall.xyxy[:, 1] = float(np.median(dets.center[mine, 1])) - 0.6 * width - height / 2
+    wall.xyxy[:, 3] = wall.xyxy[:, 1] + height
+    wall.xyxy[:, 0] = float(dets.xyxy[mine, 0].min()) - 8 * width + width * np.arange(17)
+    wall.xyxy[:, 2] = wall.xyxy[:, 0] + 0.98 * width
+    s0 = _seat0(scene, TileDetections.merge([dets, wall]))
+    assert sorted(format_tiles(m.tiles) for m in s0.melds) == ["345m", "456p"]
+    assert s0.hand == [] and s0.discards == []
+
+
 def test_a_tile_boxed_twice_in_the_rows_band_is_no_pond_before_the_hand() -> None:
     """Fresh real-face table_s22_000081: a winner's hand row lying a width farther in than the
     other seats' hands, one of its tiles boxed twice (the second box a little off the row, so
