@@ -12,7 +12,15 @@ import pytest
 from scoring.tiles import CLASS_NAMES, TILE_NAMES
 from tests.vision.onnx_graphs import centre_pixel_classifier, fixed_detector, red_for_class
 from vision.detections import TileDetections
-from vision.detector import Detector, covered, letterbox, load_detector, mean_of_passes, nms
+from vision.detector import (
+    Detector,
+    covered,
+    letterbox,
+    load_detector,
+    mean_of_passes,
+    nms,
+    unsure_straddles_dropped,
+)
 from vision.labels import BACK_CLASS, name_to_class
 
 CLS_NAMES = [*TILE_NAMES, *(f"die{k}" for k in range(1, 7))]
@@ -63,6 +71,23 @@ def test_a_box_straddling_two_touching_tiles_is_dropped(tmp_path: Path) -> None:
                    read_dice=False, iou=0.95)
     out = det.detect(np.zeros((640, 640, 3), np.uint8))
     assert sorted(out.labels) == ["5p", "6p", "back"]
+
+
+def test_an_unsure_face_box_half_inside_surer_ones_is_dropped() -> None:
+    """Named boxes: two touching tiles, sure; a box across both, named unsurely (0.05 after
+    its crop was classified), goes; the same box named surely stays, as do an unsure box of a
+    tile of its own (an unseen design) touching a sure one, and the box across a face and a
+    back (only surer faces count: a sixth of it lies in the face)."""
+    xyxy = np.array([[0, 0, 30, 40], [30, 0, 60, 40], [27, 0, 47, 40], [100, 0, 130, 40],
+                     [125, 0, 155, 40]], np.float32)
+    kinds = np.array([13, 14, 15, 16, 17], np.int16)
+    unsure = TileDetections(xyxy=xyxy, confidence=np.array([0.8, 0.7, 0.05, 0.05, 0.6]),
+                            class_id=kinds)
+    assert unsure_straddles_dropped(unsure).class_id.tolist() == [13, 14, 16, 17]
+    sure = unsure.with_(confidence=np.array([0.8, 0.7, 0.3, 0.05, 0.6], np.float32))
+    assert len(unsure_straddles_dropped(sure)) == 5
+    back = unsure.with_(class_id=np.array([13, BACK_CLASS, 15, 16, 17], np.int16))
+    assert unsure_straddles_dropped(back).class_id.tolist() == [13, BACK_CLASS, 15, 16, 17]
 
 
 @pytest.mark.parametrize(("name", "expected", "context"), [
