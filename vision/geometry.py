@@ -34,6 +34,7 @@ HALF_OVERLAP = 0.3  # overlapping by this share of the smaller, box one tile twi
 #                     lie a width apart or more; touching tiles' boxes overlap by a sliver)
 HALF_ALIGN = 0.2  # share of a box's size by which two halves' edges across the split may differ
 HALF_LONG = 1.2  # two halves make a tile (27 x 37 mm) at least this much longer along the split
+LONE_FACES = 3  # face-up tiles alone in a seat's row (no backs, no melds) taken for no hand
 STRAY_FACES = 2  # face-up boxes among a standing hand's backs taken for strays, at most
 
 # --------------------------------------------------------------- calibration
@@ -699,6 +700,13 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         elif readings[k].hidden >= 2 * len(stray) > 0:
             # more faces, no meld, a standing hand twice their number: the pond's first
             # discards lying close in front of it (fresh REALVAL4 table_s18_000077)
+            role[stray] = "discard"
+            readings[k].hand_rows, readings[k].hand = [], []
+        elif not readings[k].hidden and not readings[k].melds \
+                and 0 < len(stray) <= LONE_FACES:
+            # no backs, no melds, a tile or three: no hand shows so few, holding 13 or 14
+            # less three a meld; the hand is out of view or unboxed and these are the pond's
+            # (fresh real-face table_s22_000072: the first three discards read as a hand)
             role[stray] = "discard"
             readings[k].hand_rows, readings[k].hand = [], []
         fl = np.flatnonzero((role == "flower") & (seat == k))

@@ -485,6 +485,16 @@ def test_melds_half_a_width_beyond_the_wall_with_the_standing_hand_unboxed_are_m
     assert s0.hand == [] and s0.discards == []
 
 
+def test_three_discards_alone_in_a_seats_row_are_no_hand() -> None:
+    """Fresh real-face table_s22_000072: every standing hand unboxed, a seat's outermost tiles
+    were its first three discards, read as its hand. No hand shows so few tiles without backs
+    or melds (it holds 13 or 14, less three a meld): they are the pond's."""
+    others = [SeatSpec(discards="2s3s4s5s6s7s8s")] * 3
+    s0 = _seat0(Scene(seats=[SeatSpec(discards="1m9pN"), *others]))
+    assert s0.hand == [] and s0.melds == []
+    assert sorted(s0.discards) == sorted(parse_tiles("1m9pN"))
+
+
 def test_a_tile_boxed_twice_in_the_rows_band_is_no_pond_before_the_hand() -> None:
     """Fresh real-face table_s22_000081: a winner's hand row lying a width farther in than the
     other seats' hands, one of its tiles boxed twice (the second box a little off the row, so
