@@ -225,7 +225,9 @@ def tile_faces_faces(root: Path, fold: str) -> list[PhotoFace]:
     return out
 
 
-def _cache_file(fold: str) -> Path:
+def bank_file(fold: str) -> Path:
+    """Where :func:`face_bank` keeps a fold's faces once built (a kit that trains elsewhere,
+    ``scripts/gpu``, carries the file instead of the shared datasets)."""
     # v5: tile-faces read with datasets.faces.LABEL_FIXES
     return art.cache_dir().parent / "photo-faces" / f"{fold}-{FACE_PX[0]}x{FACE_PX[1]}-v5.npz"
 
@@ -251,7 +253,7 @@ def face_bank(fold: str, root: Path = DATA_ROOT) -> dict[int, tuple[PhotoFace, .
         if not (root / name).is_dir():
             raise ValueError(f"{root / name}: not found (real faces need the shared datasets; "
                              "set MJTABLE_DATA to the folder holding tiles-real and tile-faces)")
-    path = _cache_file(fold)
+    path = bank_file(fold)
     if root == DATA_ROOT and path.exists():
         with np.load(path, allow_pickle=False) as data:
             faces = [PhotoFace(int(k), img, str(s)) for k, img, s in

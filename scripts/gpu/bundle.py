@@ -33,7 +33,7 @@ with tarfile.open(out / "closeup.tgz", "w:gz") as tar:
         count += 1
 for fold in ("train", "val"):
     photo_faces.face_bank(fold)  # builds the cache file from the shared datasets once
-    cached = photo_faces._cache_file(fold)
+    cached = photo_faces.bank_file(fold)
     with np.load(cached) as data:
         np.savez_compressed(out / "cache" / "photo-faces" / cached.name,
                             **{k: data[k] for k in data.files})

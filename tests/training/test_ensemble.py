@@ -57,3 +57,5 @@ def test_export_average_on_the_command_line(tmp_path: Path, capsys: pytest.Captu
     assert np.allclose(OnnxModel(out, threads=1).run(crops), want, atol=1e-6)
     assert main(["export", "--average", str(a), "--out", str(tmp_path / "y.onnx")]) != 0
     assert "two classifiers" in capsys.readouterr().err
+    assert main(["export", "--average", f"{a}:-1", "--average", str(b), "--out", str(out)]) == 2
+    assert "expected a finite number > 0, got '-1'" in capsys.readouterr().err

@@ -16,6 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "imgsz and task. Prints opset and input/output shapes.")
     p.add_argument("run", type=Path, nargs="?", help="a run folder or a .pt checkpoint")
     p.add_argument("--average", action="append", default=[], metavar="ONNX[:WEIGHT]",
+                   type=_member,
                    help="instead of a run: one classifier averaging these classifiers' outputs, "
                         "each with its weight (default 1), written to --out (repeat, 2 or more)")
     p.add_argument("--out", type=Path, help="ONNX path (default: next to the checkpoint)")
@@ -27,6 +28,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
                    help="rename a class in the metadata, e.g. tile_face=tile (repeatable)")
     p.set_defaults(func=run)
+
+
+def _member(text: str) -> tuple[Path, float]:
+    """``ONNX[:WEIGHT]``: a path and its weight (1 without one); a tail that is no number is
+    part of the path (``C:\\models\\a.onnx``)."""
+    path, _, tail = text.rpartition(":")
+    try:
+        float(tail)
+    except ValueError:
+        return Path(text), 1.0
+    if not path:
+        raise argparse.ArgumentTypeError(f"expected ONNX[:WEIGHT], got {text!r}")
+    return Path(path), number(float, 0, above=True)(tail)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,14 +72,8 @@ def _average(args: argparse.Namespace) -> int:
 
     if args.run is not None or args.out is None:
         raise CommandError("export --average: give --out and no run")
-    members = []
-    for item in args.average:
-        path, sep, weight = item.rpartition(":")
-        if not sep or not weight.replace(".", "", 1).isdigit():
-            path, weight = item, "1"
-        members.append((Path(path), float(weight)))
     try:
-        average_classifiers(members, args.out)
+        average_classifiers(args.average, args.out)
     except (ValueError, FileNotFoundError) as exc:
         raise CommandError(f"export --average: {exc}") from None
     print(describe_onnx(args.out))
