@@ -911,6 +911,12 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
                             for i, e in zip(cut, ends, strict=True) for j in range(i + 1, e))
             if not (apart or wide or shown):
                 continue
+            # the hand lies farther from the melds (14 mm) than they lie apart (8 mm): a first
+            # "meld" with no claimed tile seen, before a gap wider by a split than the hand's,
+            # is the hand's end (fresh real-face table_s21_000040: 123 345s / 123p)
+            if start and not _shown_meld(meld(start, ends[0] - start)) and any(
+                    gaps[i] > gap + layout.split_gap for i in cut[1:]):
+                continue
             margin = min(gaps[i] for i in cut) - max(insides)
             if best is None or margin > best[0]:
                 best = (margin, cut)

@@ -495,6 +495,24 @@ def test_three_discards_alone_in_a_seats_row_are_no_hand() -> None:
     assert sorted(s0.discards) == sorted(parse_tiles("1m9pN"))
 
 
+def test_a_run_at_the_hands_end_before_a_wider_gap_is_no_meld() -> None:
+    """Fresh real-face table_s21_000040: a hand ending ``123 345s``, its last run boxed an
+    eighth of a width apart from the rest, then the hand's gap and a chow with its claimed tile
+    sideways. The run was cut as a meld though the gap after it, between it and the chow, was
+    wider than the one before it: melds lie closer together (8 mm) than to the hand (14 mm)."""
+    scene = Scene(seats=[SeatSpec(hand="88m789p123345s", melds=[("chow", "123p", 0)]),
+                         *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = np.flatnonzero(dets.is_tile & (dets.center[:, 1] > 900))  # seat 0: the bottom
+    run = mine[np.argsort(dets.center[mine, 0])][8:11]
+    assert format_tiles(dets.class_id[run].tolist()) == "345s"
+    width = float(np.median(dets.xyxy[mine, 2] - dets.xyxy[mine, 0]))
+    dets.xyxy[run[:, None], [0, 2]] += 0.13 * width
+    s0 = _seat0(scene, dets)
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["123p"]
+    assert format_tiles(s0.hand) == "88m789p123345s"
+
+
 def test_a_tile_boxed_twice_in_the_rows_band_is_no_pond_before_the_hand() -> None:
     """Fresh real-face table_s22_000081: a winner's hand row lying a width farther in than the
     other seats' hands, one of its tiles boxed twice (the second box a little off the row, so
