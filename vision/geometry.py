@@ -869,8 +869,12 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
     memo: dict[tuple[int, int], MeldReading | None] = {}
 
     def meld(i: int, k: int) -> MeldReading | None:
+        """The meld ``order[i:i + k]`` makes; none where a gap inside it is as wide as the
+        hand's from the wall (its tiles lie side by side; fresh real-face table_s21_000027:
+        three 白 read on a standing hand's tops, six widths apart, made a pung)."""
         if (i, k) not in memo:
-            memo[i, k] = _as_meld(dets, order[i:i + k], sideways, seat, at_end=i + k == n)
+            memo[i, k] = None if max(gaps[i + 1:i + k]) > layout.outer_gap else _as_meld(
+                dets, order[i:i + k], sideways, seat, at_end=i + k == n)
         return memo[i, k]
 
     def parts(i: int, end: int = n) -> list[tuple[int, ...]]:

@@ -513,6 +513,20 @@ def test_a_run_at_the_hands_end_before_a_wider_gap_is_no_meld() -> None:
     assert format_tiles(s0.hand) == "88m789p123345s"
 
 
+def test_three_of_a_kind_far_apart_along_a_row_are_no_meld() -> None:
+    """Fresh real-face table_s21_000027: three 白 read on the tops of a standing hand that was
+    otherwise unboxed, six widths apart along its row, were read as a pung. A meld's tiles
+    lie side by side."""
+    scene = Scene(seats=[SeatSpec(hand="PPP"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = np.flatnonzero(dets.is_tile & (dets.center[:, 1] > 900))  # seat 0: the bottom
+    width = float(np.median(dets.xyxy[mine, 2] - dets.xyxy[mine, 0]))
+    for j, row in enumerate(mine[np.argsort(dets.center[mine, 0])]):
+        dets.xyxy[row, [0, 2]] += (j - 1) * 5.5 * width
+    s0 = _seat0(scene, dets)
+    assert s0.melds == [] and s0.hand == []
+
+
 def test_a_tile_boxed_twice_in_the_rows_band_is_no_pond_before_the_hand() -> None:
     """Fresh real-face table_s22_000081: a winner's hand row lying a width farther in than the
     other seats' hands, one of its tiles boxed twice (the second box a little off the row, so
