@@ -36,8 +36,8 @@ LETTERBOX_FILL = 114
 STRIDE = 32  # the detector's input sides are multiples of its largest stride
 CLASSIFIER_BATCH = 32
 MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is dropped
-UNSURE_FACE = 0.15  # a named face box this unsure ...
-UNSURE_COVERED = 0.3  # ... and this much inside surer face boxes is no tile of its own
+STRADDLER_SCORE = 0.15  # a named face box scored under this (detector x classifier) ...
+STRADDLER_COVERED = 0.3  # ... and this much inside surer face boxes is no tile of its own
 STRADDLING = 0.7  # share of a face-up box inside surer boxes above which it is no tile of its own
 SURE_BLANK = 0.7  # the classifier's odds of 白 at a place no box holds that make it a tile
 # (over the places that pass the colour test on REALVAL6, 4, 3, ARTVAL, ARTVAL2: read 白 at 0.5
@@ -179,20 +179,21 @@ def covered(xyxy: np.ndarray, scores: np.ndarray, rows: np.ndarray | None = None
 
 def unsure_straddles_dropped(dets: TileDetections) -> TileDetections:
     """``dets`` without the face boxes the classifier names unsurely (confidence, the
-    detector's times the classifier's, under ``UNSURE_FACE``) that lie ``UNSURE_COVERED`` or
-    more inside surer face boxes: a box over parts of two touching tiles, or over a sideways
-    tile and its neighbour, which the detector's own rule (``STRADDLING``) kept. Tiles lie
+    detector's times the classifier's, under ``STRADDLER_SCORE``) that lie
+    ``STRADDLER_COVERED`` or more inside surer face boxes: a box over parts of two touching
+    tiles, or over a sideways tile and its neighbour, which the detector's own rule
+    (``STRADDLING``) kept. Tiles lie
     side by side, a sliver of one inside the next; on the held-back real-face tables
     (REALVAL6, 7) 19 such boxes lay on no labeled object and 1 on one (MODELS.md,
     twenty-second session)."""
     faces = dets.is_tile
     if faces.sum() < 2:
         return dets
-    unsure = faces & (dets.confidence < UNSURE_FACE)
+    unsure = faces & (dets.confidence < STRADDLER_SCORE)
     if not unsure.any():
         return dets
     share = covered(dets.xyxy, np.where(faces, dets.confidence, -1.0), unsure)
-    return dets[~(unsure & (share >= UNSURE_COVERED))]
+    return dets[~(unsure & (share >= STRADDLER_COVERED))]
 
 
 def mean_of_passes(passes: Sequence[TileDetections], iou: float) -> TileDetections:
