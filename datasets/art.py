@@ -126,14 +126,12 @@ def load_style(style: str) -> dict[int, np.ndarray]:
 
 
 def available_styles() -> list[str]:
-    """Styles that have all 42 faces here: the built-in sets (their art, or their 42 faces
-    already rendered into the cache, which is all a machine without ``shared/art`` needs),
-    plus Debian ones once set up."""
+    """Styles that have all 42 faces here: the built-in sets (from their art, or from their
+    faces already rendered into the cache, which is all a machine without ``shared/art``
+    needs: :func:`load_style` reads the cache first), plus Debian ones once set up."""
     from datasets import debian_art
 
-    styles = [s for s in BUILTIN if (ART_ROOT / s).is_dir() or all(
-        (cache_dir() / s / f"{name}.png").exists() for name in TILE_NAMES)]
-    styles += debian_art.installed_styles()
+    styles = [*BUILTIN, *debian_art.installed_styles()]
     return [s for s in styles if len(load_style(s)) == NUM_TILES]
 
 

@@ -182,10 +182,9 @@ def unsure_straddles_dropped(dets: TileDetections) -> TileDetections:
     detector's times the classifier's, under ``STRADDLER_SCORE``) that lie
     ``STRADDLER_COVERED`` or more inside surer face boxes: a box over parts of two touching
     tiles, or over a sideways tile and its neighbour, which the detector's own rule
-    (``STRADDLING``) kept. Tiles lie
-    side by side, a sliver of one inside the next; on the held-back real-face tables
-    (REALVAL6, 7) 19 such boxes lay on no labeled object and 1 on one (MODELS.md,
-    twenty-second session)."""
+    (``STRADDLING``) kept. Tiles lie side by side, a sliver of one inside the next; on the
+    held-back real-face tables (REALVAL6, 7) 19 such boxes lay on no labeled object and 1 on
+    one (MODELS.md, twenty-second session)."""
     faces = dets.is_tile
     if faces.sum() < 2:
         return dets

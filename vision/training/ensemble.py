@@ -62,7 +62,7 @@ def average_classifiers(members: Sequence[tuple[Path, float]], out: Path) -> Pat
                                opset_imports=first.opset_import)
     merged.ir_version = first.ir_version
     meta["average"] = ", ".join(f"{Path(p).name}: {w:g}" for p, w in members)
-    onnx.helper.set_model_props(merged, meta)
+    helper.set_model_props(merged, meta)
     onnx.checker.check_model(merged)
     out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(merged, str(out))
