@@ -8,6 +8,9 @@ of two touching face boxes, where no box is, is a place a tile may lie. It is a 
 middle shows the faces' ground colour, unlike the felt's: the felt is no face, and on a white
 cloth colour cannot tell and nothing is proposed. The crop classifier then names the place;
 only a sure 白 is kept (on felt it says 白 too, seeing no ink: hence the colour test first).
+A place with a face box one tile on past it again is a hole inside a row, and no row has a gap
+one tile wide: there the felt's colour is not asked (on a light cloth near the faces' ground it
+refused a winner's middle 白, table_s22_000025).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ GROUND_SHARE = 20  # per cent of a face's middle, its brightest, taken for the g
 ALONG = (0.7, 1.3)
 ACROSS = 0.35  # their centres' offset across the row, in the first one's size that way
 ALIKE = 1.33  # the two boxes' sides differ by this ratio at most
+BEYOND = 0.3  # a face box's centre this near (in the first tile's length) one tile past a place
 EMPTY = 0.15  # IoU with every box found under which a place holds no box yet
 # Lab distances of a place's middle (median colour): as near the ground as a face, as far from
 # the felt as no felt. Measured over the places proposed on the held-back tables (REALVAL3, 4, 6,
@@ -74,9 +78,16 @@ def felt_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
 def row_end_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     """(K, 4) xyxy boxes one tile on past each face box, away from a touching face box of its
     size in line with it, that lie inside the image and overlap no box found (one a place)."""
+    return _places(dets, shape)[0]
+
+
+def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`row_end_places`, and for each whether a face box lies one tile on past it again:
+    a hole inside a row, one tile wide, where no row has a gap that size."""
     faces = np.flatnonzero(dets.is_tile)
+    none = np.zeros((0, 4), np.float32), np.zeros(0, bool)
     if len(faces) < 2:
-        return np.zeros((0, 4), np.float32)
+        return none
     b = dets.xyxy[faces].astype(np.float64)
     c = (b[:, :2] + b[:, 2:]) / 2
     size = b[:, 2:] - b[:, :2]  # (w, h)
@@ -93,27 +104,30 @@ def row_end_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     np.fill_diagonal(touching, False)
     a, k = np.nonzero(touching)
     if not len(a):
-        return np.zeros((0, 4), np.float32)
+        return none
     centre = c[a] - d[a, k]
     half = size[a] / 2
     places = np.concatenate([centre - half, centre + half], axis=1)
+    beyond = np.linalg.norm(c[None, :, :] - (centre - d[a, k])[:, None, :], axis=2)
+    between = (beyond <= BEYOND * length[a, k][:, None]).any(axis=1)
     h, w = shape[:2]
-    inside = ((places[:, 0] >= 0) & (places[:, 1] >= 0) & (places[:, 2] <= w)
-              & (places[:, 3] <= h))
-    places = places[inside]
-    if len(places) and len(dets):
-        places = places[iou_matrix(places, dets.xyxy.astype(np.float64)).max(axis=1) < EMPTY]
+    keep = ((places[:, 0] >= 0) & (places[:, 1] >= 0) & (places[:, 2] <= w)
+            & (places[:, 3] <= h))
+    if keep.any() and len(dets):
+        keep[keep] = iou_matrix(places[keep], dets.xyxy.astype(np.float64)).max(axis=1) < EMPTY
+    places, between = places[keep], between[keep]
     kept: list[int] = []
     for i in range(len(places)):
         if not kept or iou_matrix(places[i:i + 1], places[kept]).max() < 0.5:
             kept.append(i)
-    return places[kept].astype(np.float32)
+    return places[kept].astype(np.float32), between[kept]
 
 
 def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
     """(K, 4) the row-end places (:func:`row_end_places`) whose middle shows the faces' ground
-    colour, unlike the felt's: where a face the detector passed over may lie."""
-    places = row_end_places(dets, image.shape)
+    colour, unlike the felt's (or, for a hole inside a row, whatever the felt's): where a face
+    the detector passed over may lie."""
+    places, between = _places(dets, image.shape)
     ground = ground_colour(image, dets) if len(places) else None
     if ground is None:
         return places[:0]
@@ -124,7 +138,7 @@ def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
             colours[i] = np.median(px, axis=0)
     near = np.linalg.norm(colours - ground, axis=1) <= GROUND_NEAR
     # the felt's colour only where a place looks like a face (most frames: none)
-    felt = felt_colour(image, dets) if near.any() else None
-    if felt is None:
-        return places[:0]
-    return places[near & (np.linalg.norm(colours - felt, axis=1) >= FELT_APART)]
+    felt = felt_colour(image, dets) if (near & ~between).any() else None
+    apart = np.zeros(len(places), bool) if felt is None else \
+        np.linalg.norm(colours - felt, axis=1) >= FELT_APART
+    return places[near & (apart | between)]
