@@ -32,6 +32,7 @@ from vision.detector import Detector, load_detector
 from vision.labels import BACK_CLASS
 from vision.manifest import TableScore, score_reading
 from vision.metrics import Detections, Evaluation
+from vision.unsure import LOW_CONFIDENCE
 
 TILE_NAMES: tuple[str, ...] = tuple(CLASS_NAMES[:NUM_TILES])
 DIE_FACES: tuple[str, ...] = tuple(f"die{k}" for k in range(1, 7))
@@ -362,6 +363,17 @@ def _in_view(every: list[int], in_view: list[int]) -> str:
     return f"; of the {in_view[1]} with every face-up tile in view: {_share(in_view)}"
 
 
+def _marked(score: TableScore) -> str:
+    """How many tiles the unsure marks ask a person to look at, and how many misreads they hold."""
+    misread, right = score.unsure_misread, score.unsure_right
+    found = misread[1] + right[1]
+    if not found:
+        return "none found"
+    marked = misread[0] + right[0]
+    return (f"{marked} of {found} ({marked / found:.1%}), holding {_share(misread)} of the "
+            "misread")
+
+
 def format_tables(score: TableScore, label: str, seconds: float, top_confusions: int = 15,
                   misses: int = 10) -> str:
     """The text block ``mjtable eval --tables`` prints for one model."""
@@ -373,6 +385,8 @@ def format_tables(score: TableScore, label: str, seconds: float, top_confusions:
              f"{_in_view(score.winners, score.winners_in_view)}",
              f"  face-up tiles read right and at the right seat: {_share(score.tiles)}; "
              f"{score.wrong_seat} given to the wrong seat, {score.missed} not found",
+             f"  face-up tiles at the seats marked unsure (confidence under {LOW_CONFIDENCE}, "
+             f"worth a look): {_marked(score)}",
              f"  dice found with the right face: {_share(score.dice)}; rolls read right: "
              f"{_share(score.rolls)}",
              f"  tile backs (counted apart): {_share(score.backs)} labeled backs found, "

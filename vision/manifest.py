@@ -18,6 +18,9 @@ from scoring.tiles import DIE_CLASS, parse_tiles, tile_from_name
 from vision.detections import TileDetections
 from vision.geometry import TableReading
 from vision.labels import BACK_CLASS
+from vision.unsure import is_unsure
+
+SEAT_ROLES = ("hand", "meld", "flower")  # a seat's face-up tiles that its score counts
 
 
 def manifest_detections(manifest: dict[str, Any], min_visible: float = 0.5) -> TileDetections:
@@ -201,11 +204,15 @@ class TableScore:
     placed: Counter[str] = field(default_factory=Counter)
     misread: Counter[str] = field(default_factory=Counter)
     misses: list[str] = field(default_factory=list)
+    # face-up tiles at the seats (hand, melds, flowers) found: those marked unsure
+    # (:mod:`vision.unsure`) of the misread ones, and of the ones read right
+    unsure_misread: list[int] = field(default_factory=lambda: [0, 0])
+    unsure_right: list[int] = field(default_factory=lambda: [0, 0])
 
     def __iadd__(self, other: TableScore) -> TableScore:
         self.scenes += other.scenes
         for name in ("seats", "winners", "seats_in_view", "winners_in_view", "tiles", "dice",
-                     "rolls", "backs", "hidden"):
+                     "rolls", "backs", "hidden", "unsure_misread", "unsure_right"):
             mine, theirs = getattr(self, name), getattr(other, name)
             mine[0] += theirs[0]
             mine[1] += theirs[1]
@@ -284,6 +291,10 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
         right_seat = obj.get("seat") is None or int(dets.seat[p]) == int(obj["seat"])
         out.wrong_seat += not right_seat
         out.tiles[0] += labels[p] == obj["tile"] and right_seat
+        if obj.get("role") in SEAT_ROLES:
+            marks = out.unsure_misread if labels[p] != obj["tile"] else out.unsure_right
+            marks[0] += is_unsure(dets, p)
+            marks[1] += 1
         if labels[p] != obj["tile"]:
             out.confusions[(obj["tile"], labels[p])] += 1
     dice = [o for o in objects if o["tile"] == "die"]

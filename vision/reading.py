@@ -30,6 +30,7 @@ from vision.geometry import (
     read_table,
 )
 from vision.repair import MAX_TRIES, Repair, finish_hand, repair, winning_test
+from vision.unsure import unsure_tiles
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,7 @@ class ImageReading:
                         for k, v in self.waits.items()}
         out["dice"] = self.dice.to_dict() if self.dice is not None else self._no_roll()
         out["notes"] = self.notes
+        out["unsure"] = unsure_tiles(self.table)
         return out
 
     def _no_roll(self) -> dict[str, Any]:

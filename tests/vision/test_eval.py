@@ -129,12 +129,40 @@ def test_eval_tables_on_scenes_with_known_answers(tables, capsys) -> None:
     assert score.seats_in_view == score.seats and "in view" not in out  # the camera sees all
     assert f"{2 * faces - 2}/{2 * faces}" in out and "1 given to the wrong seat" in out
     assert "top confusions (true -> read: count): 6m->7m: 1" in out
+    assert score.unsure_misread == [0, 1] and "holding 0/1 (0.0%) of the misread" in out
     assert (f"by source photo (1 of {len(score.placed)} sources; misread of placed): "
             f"faces:7m 1/{2 * sevens}") in out
     assert "relabeled winner seat 2: recorded a win by seat 2, " in out
     assert main(["eval", "--no-flips", str(models), "--tables", str(folder), "--misses", "0"]) == 0
     out = capsys.readouterr().out
     assert "  miss: " not in out and f"  ... {len(score.misses)} more misses" in out
+
+
+def test_eval_tables_counts_the_misreads_that_the_unsure_marks_hold(tables, tmp_path: Path,
+                                                                    capsys) -> None:
+    """The winner's first 7m read at 0.4: marked unsure in both scenes, a misread in the
+    relabeled one (labeled 6m there), right in the other; every other tile read surely."""
+    from vision.evaluate import evaluate_tables, load_scenes
+
+    folder, _, _ = tables
+    manifest = json.loads((SAMPLES / "table_2.json").read_text())
+    winner = manifest["game"]["to_play"]
+    seven = next(o for o in manifest["objects"] if o["seat"] == winner and o["role"] == "hand"
+                 and o["tile"] == "7m")
+    rows = [(*box, cls, 0.4 if obj is seven else 0.9)
+            for box, cls, obj in manifest_boxes(manifest)]
+    models = tmp_path / "unsure"
+    models.mkdir()
+    fixed_detector(models / "detector.onnx", MANIFEST_NAMES, rows, n_anchors=len(rows) + 8)
+    at_seats = sum(1 for o in manifest["objects"] if o.get("visible", 1.0) >= 0.5
+                   and o["role"] in ("hand", "meld", "flower"))
+    score, _ = evaluate_tables(load_model(models, flips=False), load_scenes(folder))
+    assert score.unsure_misread == [1, 1]
+    assert score.unsure_right == [1, 2 * at_seats - 1]
+    assert main(["eval", "--no-flips", str(models), "--tables", str(folder)]) == 0
+    assert (f"marked unsure (confidence under 0.5, worth a look): 2 of {2 * at_seats} "
+            f"({2 / (2 * at_seats):.1%}), holding 1/1 (100.0%) of the misread"
+            ) in capsys.readouterr().out
 
 
 def test_a_seat_is_in_view_only_when_every_face_up_tile_is_seen() -> None:

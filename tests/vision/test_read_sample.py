@@ -68,6 +68,34 @@ def test_details_carry_the_dice_even_when_they_make_no_roll(tmp_path: Path, caps
         "faces": [1], "note": "no roll read: 1 die seen, 1 with a face read; a roll needs 2"}
 
 
+def test_details_list_the_tiles_read_unsurely_where_they_lie(tmp_path: Path, capsys) -> None:
+    """A winner's hand tile and a kong's tile read at 0.4 are listed for a person to check,
+    with their seat, place and box; the tiles read at 0.9 and the discards are not."""
+    manifest = json.loads((SAMPLES / "table_2.json").read_text())
+    winner = manifest["game"]["to_play"]
+    seven = next(o for o in manifest["objects"] if o["seat"] == winner and o["role"] == "hand"
+                 and o["tile"] == "7m")
+    three = next(o for o in manifest["objects"] if o["seat"] == 1 and o["role"] == "meld"
+                 and o["tile"] == "3m")
+    low = next(o for o in manifest["objects"] if o["role"] == "discard")
+    rows = [(*box, cls, 0.4 if obj is seven or obj is three or obj is low else 0.9)
+            for box, cls, obj in manifest_boxes(manifest)]
+    models = tmp_path / "models"
+    models.mkdir()
+    fixed_detector(models / "detector.onnx", NAMES, rows, n_anchors=len(rows) + 8)
+    argv = ["read", "--no-flips", str(SAMPLES / "table_2.jpg"), "--ruleset", "shanghai",
+            "--details", "--models", str(models)]
+    assert main(argv) == 0
+    unsure = json.loads(capsys.readouterr().out)["unsure"]
+    assert winner > 1
+    assert sorted((u["seat"], u["where"].split()[0], u["read"]) for u in unsure) == [
+        (1, "meld", "3m"), (winner, "hand", "7m")]
+    for u, obj in zip(sorted(unsure, key=lambda u: u["seat"]), (three, seven), strict=True):
+        assert u["confidence"] == pytest.approx(0.4, abs=1e-3)
+        assert u["box"] == pytest.approx(obj["xyxy"], abs=1.5)
+        assert u["readings"][0]["tile"] == u["read"]
+
+
 def test_read_with_a_winner_who_does_not_hold_a_winning_hand_says_why(tmp_path: Path,
                                                                       capsys) -> None:
     manifest = json.loads((SAMPLES / "table_2.json").read_text())

@@ -120,7 +120,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "the rightmost)")
     add_calibration_options(p)
     p.add_argument("--details", action="store_true", help="print the record with the changed "
-                   "tiles, waits, dice and notes as one JSON object")
+                   "tiles, waits, dice, notes and the tiles read unsurely (worth a look) as one "
+                   "JSON object")
     p.add_argument("--models", type=Path, help="folder holding the models")
     add_detect_size(p)
     add_backend(p)

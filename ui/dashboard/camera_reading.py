@@ -8,16 +8,7 @@ from typing import Any
 
 from scoring.record import Seat
 from ui.dashboard.core import TileRef
-
-LOW_CONFIDENCE = 0.5  # a tile read with less is marked and offered its other readings
-
-
-def topk_of(dets: Any, row: int) -> list[tuple[int, float]]:
-    """A detection's best readings, most probable first (tile kinds only)."""
-    if not len(dets.topk_ids):
-        return []
-    return [(int(t), float(p)) for t, p in zip(dets.topk_ids[row], dets.topk_probs[row],
-                                               strict=False) if 0 <= t < 42 and p > 0]
+from vision.unsure import is_unsure, topk_of
 
 
 def suggestions_from(result: Any) -> dict[TileRef, list[tuple[int, float]]]:
@@ -26,7 +17,7 @@ def suggestions_from(result: Any) -> dict[TileRef, list[tuple[int, float]]]:
     out: dict[TileRef, list[tuple[int, float]]] = {}
     for row, ref in tile_refs(result).items():
         top = topk_of(dets, row)
-        if top and float(dets.confidence[row]) < LOW_CONFIDENCE:
+        if top and is_unsure(dets, row):
             out[ref] = top
     return out
 

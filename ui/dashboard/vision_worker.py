@@ -9,9 +9,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from ui.dashboard.camera_reading import LOW_CONFIDENCE, tile_refs, topk_of
+from ui.dashboard.camera_reading import tile_refs
 from ui.dashboard.camera_view import Overlay, display_image
 from vision.stability import STABLE_READINGS, STABLE_S
+from vision.unsure import is_unsure, topk_of
 
 
 def default_source() -> str:
@@ -34,7 +35,7 @@ def overlays_from(dets: Any) -> list[Overlay]:
         seat = int(dets.seat[i]) if len(dets.seat) and dets.seat[i] >= 0 else None
         box = (float(dets.xyxy[i][0]), float(dets.xyxy[i][1]), float(dets.xyxy[i][2]),
                float(dets.xyxy[i][3]))
-        out.append(Overlay(box, labels[i], conf, seat, conf < LOW_CONFIDENCE, key=i,
+        out.append(Overlay(box, labels[i], conf, seat, is_unsure(dets, i), key=i,
                            topk=tuple(topk_of(dets, i))))
     return out
 
