@@ -94,6 +94,11 @@ def test_details_list_the_tiles_read_unsurely_where_they_lie(tmp_path: Path, cap
         assert u["confidence"] == pytest.approx(0.4, abs=1e-3)
         assert u["box"] == pytest.approx(obj["xyxy"], abs=1.5)
         assert u["readings"][0]["tile"] == u["read"]
+    # without --details, a line on stderr names them
+    assert main([*argv[:-3], "--models", str(models)]) == 0
+    err = capsys.readouterr().err
+    assert "note: read unsurely, worth a look" in err
+    assert "seat 1 meld" in err and f"seat {winner} hand 7m" in err
 
 
 def test_read_with_a_winner_who_does_not_hold_a_winning_hand_says_why(tmp_path: Path,

@@ -139,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.capture import load_image
     from vision.detector import load_detector
     from vision.reading import read_image
+    from vision.unsure import unsure_tiles
 
     if args.ruleset not in known_rulesets():
         raise CommandError(f"unknown ruleset {args.ruleset!r}; known: "
@@ -157,6 +158,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.details:
         for note in reading.notes:
             print(f"note: {note}", file=sys.stderr)
+        unsure = unsure_tiles(reading.table)
+        if unsure:
+            where = ", ".join(f"seat {u['seat']} {u['where']} {u['read']}" for u in unsure)
+            print(f"note: read unsurely, worth a look (--details gives their other readings): "
+                  f"{where}", file=sys.stderr)
     try:
         parse_record(reading.record)
     except RecordError as exc:
