@@ -90,6 +90,8 @@ def test_mjtable_watch_prints_the_scripted_events_and_records(monkeypatch, capsy
     out, err = capsys.readouterr()
     lines = [json.loads(line) for line in out.splitlines()]
     assert_watch_gives_the_script(lines)
+    # each record lists the tiles read unsurely: none, read from the labels
+    assert [e["unsure"] for e in lines if e["type"] == "record"] == [[], []]
     assert lines[-1]["type"] == "capture" and lines[-1]["kind"] == "ended"
     assert f"{script()['frames']} frames" in err
 

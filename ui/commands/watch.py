@@ -45,14 +45,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def record_line(pipe: Any, result: Any, event: Any) -> dict[str, Any]:
     """The hand record of a win as seen (self-drawn unless a person says otherwise), or why
-    there is none."""
+    there is none; with the tiles read unsurely, for a person to check."""
+    from vision.unsure import unsure_tiles
+
     line: dict[str, Any] = {"type": "record", "frame": event.frame,
                             "time": round(event.timestamp, 3)}
     try:
         record, notes = pipe.hand_record(result, winner=event.data["seats"][0])
     except ValueError as exc:
         return {**line, "error": str(exc)}
-    return {**line, "record": record, "notes": notes}
+    return {**line, "record": record, "notes": notes, "unsure": unsure_tiles(result.table)}
 
 
 def run(args: argparse.Namespace) -> int:
