@@ -333,6 +333,17 @@ class SeatReading:
         """Standing tiles (seen or hidden) plus melds, each kong counted as 3."""
         return len(self.hand) + self.hidden + 3 * len(self.melds)
 
+    def face_up(self, is_tile: np.ndarray) -> list[tuple[int, str, int]]:
+        """Each face-up tile the seat shows as ``(detection row, part, index)``: ``part`` is
+        ``hand`` (index: its place in the hand), ``meld`` (index: the meld's) or ``flowers``
+        (index: its place among them); a concealed kong's backs (``is_tile`` false) are left
+        out. The one walk over a seat's tiles that repair, the unsure list and the
+        dashboard's corrections share."""
+        return [*((r, "hand", i) for i, r in enumerate(self.hand_rows)),
+                *((r, "meld", m) for m, meld in enumerate(self.melds) for r in meld.rows
+                  if is_tile[r]),
+                *((r, "flowers", i) for i, r in enumerate(self.flower_rows))]
+
 
 @dataclass
 class TableReading:

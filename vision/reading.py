@@ -22,7 +22,6 @@ from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import (
     MeldReading,
-    SeatReading,
     TableCalibration,
     TableLayout,
     TableReading,
@@ -281,7 +280,8 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     trial = copy.deepcopy(table)
     own = [finish_hand(trial, seat, test, max_tries=max_tries) for seat, test in must.items()]
     if all(r.legal for r in own):
-        keep = frozenset(r for seat in must for r in _rows_of(trial.seats[seat]))
+        keep = frozenset(r for seat in must for r, part, _ in
+                         trial.seats[seat].face_up(trial.detections.is_tile) if part != "flowers")
         rest = repair(trial, {}, max_tries=max_tries, keep=keep)
         table.__dict__.update(trial.__dict__)
         return Repair(legal=rest.legal, changes=[c for r in own for c in r.changes]
@@ -289,11 +289,6 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     if keep_unfinished:
         return fixed, []
     return repair(table, {}, max_tries=max_tries), []
-
-
-def _rows_of(seat: SeatReading) -> list[int]:
-    """The detection rows of a seat's concealed tiles and melds."""
-    return [*seat.hand_rows, *(r for m in seat.melds for r in m.rows)]
 
 
 def _read_winner(table: TableReading, ruleset: str, options: Mapping[str, Any] | None,

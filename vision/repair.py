@@ -86,12 +86,9 @@ def _slots(reading: TableReading) -> list[_Slot]:
         out.append(_Slot(row, kind, where, _alternatives(dets, row, kind)))
 
     for s in reading.seats:
-        for r in s.hand_rows:
-            add(r, ("hand", s.seat, -1))
-        for m_i, m in enumerate(s.melds):
-            for r in m.rows:
-                if dets.is_tile[r]:
-                    add(r, ("meld", s.seat, m_i))
+        for r, part, i in s.face_up(dets.is_tile):
+            if part != "flowers":  # a seat's flowers are among the roles below
+                add(r, (part, s.seat, i if part == "meld" else -1))
     roles = dets.role
     for row in np.flatnonzero(np.isin(roles, ["discard", "flower", "indicator"])).tolist():
         add(row, (str(roles[row]), int(dets.seat[row]), -1))

@@ -47,12 +47,6 @@ def unsure_tiles(table: TableReading) -> list[dict[str, Any]]:
                                  for t, p in topk_of(dets, row)[:OTHER_READINGS]]})
 
     for s in table.seats:
-        for r in s.hand_rows:
-            add(r, s.seat, "hand")
-        for i, m in enumerate(s.melds):
-            for r in m.rows:
-                if dets.is_tile[r]:
-                    add(r, s.seat, f"meld {i + 1}")
-        for r in s.flower_rows:
-            add(r, s.seat, "flowers")
+        for r, part, i in s.face_up(dets.is_tile):
+            add(r, s.seat, f"meld {i + 1}" if part == "meld" else part)
     return out

@@ -1062,3 +1062,20 @@ def test_a_flower_seen_twice_becomes_another_so_the_win_is_recorded() -> None:
     assert len(flowers) == len(set(flowers)) == 3
     assert out.record["outcome"] == "win" and out.record["wins"][0]["seat"] == 0
     assert any(n.startswith("changed f2->") for n in out.notes)
+
+
+def test_a_seats_face_up_tiles_are_walked_hand_melds_flowers_without_a_kongs_backs() -> None:
+    """The one walk over a seat's face-up tiles (repair, the unsure list and the dashboard's
+    corrections share it): every face once, a concealed kong's two backs never."""
+    scene = Scene(seats=[SeatSpec(hand="333m12355p", flowers="f2f5",
+                                  melds=[("pung", "444m", 1), ("concealed_kong", "7777p", None)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
+    walked = table.seats[0].face_up(table.detections.is_tile)
+    kinds = table.detections.class_id
+    assert [(p, i) for _, p, i in walked] == [("hand", i) for i in range(8)] + [
+        ("meld", 0)] * 3 + [("meld", 1)] * 2 + [("flowers", 0), ("flowers", 1)]
+    assert format_tiles([int(kinds[r]) for r, p, _ in walked if p == "meld"]) == "444m77p"
+    assert len({r for r, _, _ in walked}) == len(walked)
+    assert not table.detections.is_back[[r for r, _, _ in walked]].any()

@@ -45,17 +45,15 @@ def tile_refs(result: Any) -> dict[int, TileRef]:
     refs: dict[int, TileRef] = {}
     dets = result.detections
     for s in result.table.seats:
-        for i, row in enumerate(s.hand_rows):
-            refs[row] = TileRef(s.seat, "concealed", i)
-        for i, row in enumerate(s.flower_rows):
-            refs[row] = TileRef(s.seat, "flowers", i)
-        for m_i, (reading, meld) in enumerate(zip(s.melds, scoring_melds(s.melds, s.seat),
-                                                  strict=False)):
-            free = list(range(len(meld.tiles)))  # the record may order a meld's tiles itself
-            for row in reading.rows:
+        melds = scoring_melds(s.melds, s.seat)
+        free = [list(range(len(m.tiles))) for m in melds]  # the record orders a meld itself
+        for row, part, i in s.face_up(dets.is_tile):
+            if part != "meld":
+                refs[row] = TileRef(s.seat, "concealed" if part == "hand" else part, i)
+            elif i < len(melds):
                 tile = int(dets.class_id[row])
-                j = next((j for j in free if meld.tiles[j] == tile), None)
+                j = next((j for j in free[i] if melds[i].tiles[j] == tile), None)
                 if j is not None:
-                    free.remove(j)
-                    refs[row] = TileRef(s.seat, "melds", j, m_i)
+                    free[i].remove(j)
+                    refs[row] = TileRef(s.seat, "melds", j, i)
     return refs
