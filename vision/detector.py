@@ -39,6 +39,15 @@ MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is
 STRADDLER_SCORE = 0.15  # a named face box scored under this (detector x classifier) ...
 STRADDLER_COVERED = 0.3  # ... and this much inside surer face boxes is no tile of its own
 STRADDLING = 0.7  # share of a face-up box inside surer boxes above which it is no tile of its own
+# a face box covering this many times the area of the face boxes around it (the median of
+# the NEAR_TILES nearest) covers two tiles: over six held-back real-face and drawn-art sets two
+# boxes joined as halves of one sideways tile came to 1.45 at most on one labeled tile and to
+# 1.63 or more on two (MODELS.md, twenty-fourth session)
+TWO_TILES = 1.55
+NEAR_TILES = 8
+STRADDLER_HOLDS = 0.6  # share of a face box inside a two-tile box that makes it one of the two
+SPLIT_SURE = 0.5  # the classifier's top probability at the other tile's place that names it
+SPLIT_BOXED = 0.3  # IoU with a face box at which the other tile's place is boxed already
 SURE_BLANK = 0.7  # the classifier's odds of 白 at a place no box holds that make it a tile
 # (over the places that pass the colour test on REALVAL6, 4, 3, ARTVAL, ARTVAL2: read 白 at 0.5
 # or more, 18 on 白 faces and none elsewhere; at 0.9, 15; MODELS.md, nineteenth session)
@@ -193,6 +202,51 @@ def unsure_straddles_dropped(dets: TileDetections) -> TileDetections:
         return dets
     share = covered(dets.xyxy, np.where(faces, dets.confidence, -1.0), unsure)
     return dets[~(unsure & (share >= STRADDLER_COVERED))]
+
+
+def two_tile_straddlers(dets: TileDetections) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Face boxes over two touching tiles, one of which has a box of its own inside them:
+    ``(rows, places, boxed)``. Such a box covers ``TWO_TILES`` times the area of the face boxes
+    around it and holds ``STRADDLER_HOLDS`` or more of another face box; the other tile lies
+    beyond that box, which moved toward the straddler's centre until its far edges meet the
+    straddler's (``places``, one a row: a straddler boxes the far tile's far side, however
+    much of the near tile it takes in). ``boxed``: the place holds a face box already (the
+    inner one too: the straddler reaches too little beyond it), or the straddler holds two.
+    Tiles lie side by side, so no tile's box holds most of a neighbour's.
+    """
+    faces = np.flatnonzero(dets.is_tile)
+    none = np.zeros(0, int), np.zeros((0, 4), np.float32), np.zeros(0, bool)
+    if len(faces) < 3:
+        return none
+    box = dets.xyxy[faces].astype(np.float64)
+    area = np.prod(box[:, 2:] - box[:, :2], axis=1)
+    lt = np.maximum(box[:, None, :2], box[None, :, :2])
+    rb = np.minimum(box[:, None, 2:], box[None, :, 2:])
+    inside = np.prod(np.clip(rb - lt, 0, None), axis=2) / np.maximum(area[:, None], 1e-9)
+    np.fill_diagonal(inside, 0.0)  # inside[i, j]: the share of box i inside box j
+    centre = (box[:, :2] + box[:, 2:]) / 2
+    rows: list[int] = []
+    places: list[np.ndarray] = []
+    boxed: list[bool] = []
+    for j in np.flatnonzero((inside >= STRADDLER_HOLDS).any(axis=0)):
+        held = np.flatnonzero(inside[:, j] >= STRADDLER_HOLDS)
+        others = np.setdiff1d(np.arange(len(faces)), [j, *held])
+        if not len(others):
+            continue
+        near = others[np.argsort(np.hypot(*(centre[others] - centre[j]).T))[:NEAR_TILES]]
+        if area[j] < TWO_TILES * float(np.median(area[near])):
+            continue
+        i = held[np.argmax(dets.confidence[faces[held]])]
+        toward = centre[j] > centre[i]  # per axis: the straddler reaches on past the inner box
+        shift = np.where(toward, box[j, 2:] - box[i, 2:], box[j, :2] - box[i, :2])
+        place = box[i] + np.tile(shift, 2)
+        rows.append(int(faces[j]))
+        places.append(place)
+        boxed.append(len(held) > 1 or bool(
+            (box_iou(place[None], box[[*others, i]]) >= SPLIT_BOXED).any()))
+    if not rows:
+        return none
+    return np.array(rows), np.array(places, np.float32), np.array(boxed)
 
 
 def mean_of_passes(passes: Sequence[TileDetections], iou: float) -> TileDetections:
@@ -471,6 +525,7 @@ class Detector:
             if not self.grey:
                 if self.size_used == TABLE_SIZE:
                     dets = unsure_straddles_dropped(dets)
+                    dets = self.straddlers_split(image, dets)
                     dets = self.unboxed_blanks(image, dets)  # a plain 白 in a row, unboxed
                 # a standing tile's top, named 白 for its blank side
                 dets = tops_told_by_colour(image, dets)
@@ -769,6 +824,33 @@ class Detector:
             image, boxes, lambda cs: symmetric_probs(cs, self.classify_crops, self.turns),
             self.pads if pads is None else tuple(pads), self.cls.imgsz[0],
             None if ink is None else lambda cs, ps: weigh_ink(cs, ps, *ink))
+
+    def straddlers_split(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
+        """``dets`` with each box over two touching tiles (:func:`two_tile_straddlers`) made
+        the box of the tile its inner box leaves: at that place, named there when the
+        classifier is sure of a tile kind (``SPLIT_SURE``); dropped where the place is boxed
+        already; left as it was otherwise."""
+        rows, places, boxed = two_tile_straddlers(dets)
+        if self.cls is None or not len(rows):
+            return dets
+        probs = self.crop_probs(image, places)
+        cmap = np.array(self.cls.classes.class_id, np.int16)
+        k = dets.topk_ids.shape[1]
+        xyxy, conf, class_id = dets.xyxy.copy(), dets.confidence.copy(), dets.class_id.copy()
+        topk_ids, topk_probs = dets.topk_ids.copy(), dets.topk_probs.copy()
+        for r, place, p in zip(rows[~boxed], places[~boxed], probs[~boxed], strict=True):
+            order = np.argsort(-p)[:k]
+            top = int(order[0])
+            if p[top] < SPLIT_SURE or not 0 <= cmap[top] < DIE_CLASS:
+                continue
+            score = conf[r] / max(float(topk_probs[r, 0]), 1e-6)  # the detector's own
+            xyxy[r], class_id[r], conf[r] = place, cmap[top], score * p[top]
+            topk_ids[r] = -1
+            topk_probs[r] = 0.0
+            topk_ids[r, :len(order)], topk_probs[r, :len(order)] = cmap[order], p[order]
+        out = dets.with_(xyxy=xyxy, confidence=conf, class_id=class_id, topk_ids=topk_ids,
+                         topk_probs=topk_probs)
+        return out[~np.isin(np.arange(len(out)), rows[boxed])]
 
     def unboxed_blanks(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """``dets`` with a 白 box added at each place at a row's end that shows a face and no

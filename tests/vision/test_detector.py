@@ -19,6 +19,7 @@ from vision.detector import (
     load_detector,
     mean_of_passes,
     nms,
+    two_tile_straddlers,
     unsure_straddles_dropped,
 )
 from vision.labels import BACK_CLASS, name_to_class
@@ -88,6 +89,66 @@ def test_an_unsure_face_box_half_inside_surer_ones_is_dropped() -> None:
     assert len(unsure_straddles_dropped(sure)) == 5
     back = unsure.with_(class_id=np.array([13, BACK_CLASS, 15, 16, 17], np.int16))
     assert unsure_straddles_dropped(back).class_id.tolist() == [13, BACK_CLASS, 15, 16, 17]
+
+
+def _row_of_tiles(n: int = 8) -> np.ndarray:
+    """Face boxes of ``n`` touching tiles (30 x 40 px) in a row."""
+    return np.array([[100 + 30 * i, 100, 130 + 30 * i, 140] for i in range(n)], np.float32)
+
+
+def test_a_box_over_two_touching_tiles_holding_one_of_them_is_found_with_the_others_place(
+        ) -> None:
+    """Tile 4 boxed only by a box reaching from inside tile 3 to tile 4's far side (tile 3
+    has its own box): that box straddles the two, and tile 4 lies where tile 3's box, moved
+    until its far edges meet the straddler's, lies. A straddler whose far place is boxed is
+    no tile of its own, nor is one holding two boxes; two halves of a sideways tile, which
+    together cover one tile, are no straddler."""
+    row = _row_of_tiles()
+    straddler = np.array([[193, 100, 250, 140]], np.float32)
+    kinds = np.arange(9, dtype=np.int16)
+    lone = TileDetections(xyxy=np.concatenate([np.delete(row, 4, axis=0), straddler]),
+                          confidence=np.full(8, 0.6), class_id=kinds[:8])
+    rows, places, boxed = two_tile_straddlers(lone)
+    assert rows.tolist() == [7] and not boxed.any()
+    np.testing.assert_allclose(places[0], [220, 100, 250, 140])
+    both = TileDetections(xyxy=np.concatenate([row, straddler]), confidence=np.full(9, 0.6),
+                          class_id=kinds)
+    assert two_tile_straddlers(both)[2].tolist() == [True]
+    wide = np.array([[190, 100, 280, 140]], np.float32)  # holds tiles 3 and 4 whole
+    two = TileDetections(xyxy=np.concatenate([np.delete(row, 5, axis=0), wide]),
+                         confidence=np.full(8, 0.6), class_id=kinds[:8])
+    assert two_tile_straddlers(two)[2].tolist() == [True]
+    halves = np.array([[220, 100, 241, 140], [229, 100, 250, 140]], np.float32)
+    split = TileDetections(xyxy=np.concatenate([np.delete(row, 4, axis=0), halves]),
+                           confidence=np.full(9, 0.6), class_id=kinds)
+    assert not len(two_tile_straddlers(split)[0])
+
+
+def test_a_straddler_becomes_the_box_of_the_tile_it_leaves_named_there(tmp_path: Path) -> None:
+    """The classifier names the straddler's far place (tile 4 painted 6p): the straddler
+    becomes that tile's box and kind; where tile 4 has a box of its own, the straddler goes;
+    where the place shows a die, not a tile, it stays as it was."""
+    det = _two_stage(tmp_path, [(40, 40, 20, 20, 0, 0.8)])
+    row = _row_of_tiles()
+    image = np.zeros((300, 400, 3), np.uint8)
+    kinds = [0, 1, 2, 3, 14, 5, 6, 7]  # tile 4 is 6p
+    for (x0, y0, x1, y1), k in zip(row.astype(int), kinds, strict=True):
+        image[y0:y1, x0:x1, 2] = red_for_class(k, len(CLS_NAMES))
+    straddler = np.array([[193, 100, 250, 140]], np.float32)
+    dets = TileDetections(xyxy=np.concatenate([np.delete(row, 4, axis=0), straddler]),
+                          confidence=np.full(8, 0.6, np.float32),
+                          class_id=np.array([0, 1, 2, 3, 5, 6, 7, 3], np.int16))
+    out = det.straddlers_split(image, dets)
+    assert len(out) == 8 and TILE_NAMES[int(out.class_id[7])] == "6p"
+    np.testing.assert_allclose(out.xyxy[7], [220, 100, 250, 140])
+    assert out.topk_ids[7, 0] == out.class_id[7]
+    boxed = TileDetections.merge([dets, TileDetections(xyxy=row[4:5], confidence=[0.6],
+                                                       class_id=[14])])
+    assert sorted(det.straddlers_split(image, boxed).class_id.tolist()) == [0, 1, 2, 3, 5, 6,
+                                                                           7, 14]
+    image[100:140, 220:250, 2] = red_for_class(len(TILE_NAMES) + 2, len(CLS_NAMES))  # a die
+    kept = det.straddlers_split(image, dets)
+    np.testing.assert_allclose(kept.xyxy, dets.xyxy)
 
 
 @pytest.mark.parametrize(("name", "expected", "context"), [

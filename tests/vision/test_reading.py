@@ -234,6 +234,20 @@ def test_a_sideways_tile_boxed_as_two_halves_is_one_tile() -> None:
     assert format_tiles(s0.hand) == "22555pEEE"
 
 
+def test_a_box_over_two_touching_tiles_is_no_half_of_the_tile_it_holds() -> None:
+    """Two touching hand tiles, the second boxed only by a box from just inside the first to
+    its own far side (REALVAL6 table_s21_000188: 5p and 6p): the pair overlaps, lines up and
+    is long like a sideways tile's two halves, but covers two tiles' area, so the first
+    tile's box is no half."""
+    dets, _ = detections(MELDED, top_down())
+    first, second = _seat0(MELDED, dets).hand_rows[3:5]
+    over = dets[[second]]
+    over.xyxy[0, 0] = dets.xyxy[first, 0] + 0.1 * (dets.xyxy[first, 2] - dets.xyxy[first, 0])
+    boxed = TileDetections.merge([dets[[i for i in range(len(dets)) if i != second]], over])
+    table = read_table(boxed, TableCalibration.from_corners(table_corners(top_down())))
+    assert not (table.detections.role == "half").any()
+
+
 def test_touching_tiles_are_not_taken_for_halves() -> None:
     table = read_table(*_dets(SHOWDOWN))
     assert not (table.detections.role == "half").any()
