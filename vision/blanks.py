@@ -37,6 +37,13 @@ EMPTY = 0.15  # IoU with every box found under which a place holds no box yet
 # near the ground as 10 lie 12.5 from the felt at most.
 GROUND_NEAR = 10.0
 FELT_APART = 15.0
+# on a light cloth, near the ground's colour itself, a place this many times nearer the ground
+# than the felt shows a face too: over REALVAL3, 4, 6, 7, ARTVAL and ARTVAL2 the places on 白
+# that FELT_APART refused lay 6.0, 7.3 and 17 times nearer (one 1.4), those on nothing read 白
+# 4.3 times at most (MODELS.md, twenty-fourth session); but a felt nearer the faces than
+# FELT_LEAST (the 白 places above: 5.2 and more) is one colour can no longer tell from them
+GROUND_OVER_FELT = 5.0
+FELT_LEAST = 4.0
 FELT_STEP = 8  # the felt's colour is taken from every 8th pixel each way (a frame's time)
 FELT_MARGIN = 6  # pixels around each box left out of the felt
 
@@ -139,6 +146,11 @@ def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
     near = np.linalg.norm(colours - ground, axis=1) <= GROUND_NEAR
     # the felt's colour only where a place looks like a face (most frames: none)
     felt = felt_colour(image, dets) if (near & ~between).any() else None
-    apart = np.zeros(len(places), bool) if felt is None else \
-        np.linalg.norm(colours - felt, axis=1) >= FELT_APART
+    if felt is None:
+        apart = np.zeros(len(places), bool)
+    else:
+        to_felt = np.linalg.norm(colours - felt, axis=1)
+        to_ground = np.linalg.norm(colours - ground, axis=1)
+        apart = (to_felt >= FELT_APART) | (
+            (to_felt >= FELT_LEAST) & (to_ground * GROUND_OVER_FELT <= to_felt))
     return places[near & (apart | between)]

@@ -89,6 +89,19 @@ def test_a_hole_one_tile_wide_inside_a_row_is_a_place_on_any_cloth() -> None:
     assert iou_matrix(places, missing[None]).item() > 0.8
 
 
+def test_on_a_light_cloth_a_place_far_nearer_the_ground_than_the_felt_shows_a_face() -> None:
+    """Real-face table_s21_000131: a hand's second 白 unboxed at the row's end on a cloth 10.9
+    from the place, 1.5 from the faces' ground; the felt test (15) refused it. A place five
+    times nearer the ground than the felt is a face; the cloth's own places, near the felt,
+    are not."""
+    image, seen, missing = _passed_over()
+    felt = np.all(image == image[0, 0], axis=2)
+    image[felt] = (190, 215, 225)  # 7.4 from the faces' colour
+    places = face_places(image, seen)
+    assert len(places) == 1
+    assert iou_matrix(places, missing[None]).item() > 0.8
+
+
 def test_a_frame_with_fewer_than_two_faces_proposes_nothing() -> None:
     image, seen, _ = _passed_over()
     one = seen[np.flatnonzero(seen.is_tile)[:1]]
