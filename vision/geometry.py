@@ -35,6 +35,7 @@ HALF_OVERLAP = 0.3  # overlapping by this share of the smaller, box one tile twi
 HALF_ALIGN = 0.2  # share of a box's size by which two halves' edges across the split may differ
 HALF_LONG = 1.2  # two halves make a tile (27 x 37 mm) at least this much longer along the split
 LONE_FACES = 3  # face-up tiles alone in a seat's row (no backs, no melds) taken for no hand
+STANDING_BESIDE = 2  # backs in a seat's row that make its faces melds beside a standing hand
 STRAY_FACES = 2  # face-up boxes among a standing hand's backs taken for strays, at most
 
 # --------------------------------------------------------------- calibration
@@ -834,6 +835,16 @@ def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarr
     if 0 < standing < len(order):
         gaps[standing] = np.inf  # the standing hand ends where the row's line begins
     start, melds = _melds_at_end(dets, order, gaps, sideways, seat, layout)
+    if sum(1 for r in order[:start] if dets.is_back[r]) >= STANDING_BESIDE:
+        # a standing hand shows backs only: the faces beside it are melds (and a stray or
+        # two, which read_table drops), whatever their gaps and claimed tiles show
+        faces = [r for r in order[:start] if dets.is_tile[r]]
+        cut = _sets_beside_standing(dets, faces, sideways, seat)
+        if cut:
+            laid = {r for m in cut for r in m.rows}
+            order = [r for r in order[:start] if r not in laid] + order[start:]
+            start -= len(laid)
+            melds = cut + melds
     for g, meld in enumerate(melds):
         for r in meld.rows:
             role[r] = "meld"
@@ -847,6 +858,37 @@ def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarr
     out.hand = [int(dets.class_id[r]) for r in seen]
     out.hand_rows = seen
     out.drawn_apart = start > 1 and gaps[start - 1] > layout.split_gap
+
+
+def _sets_beside_standing(dets: TileDetections, faces: list[int], sideways: np.ndarray,
+                          seat: int) -> list[MeldReading]:
+    """The melds ``faces`` (in order along the row) make, beside a standing hand: the run cut
+    whole into melds (pungs, kongs, chows: a hand standing, no face shown is the hand's),
+    but for up to ``STRAY_FACES`` boxes at its ends (a standing tile's top, a discard close
+    by); the cut with the fewest strays, none when no cut makes melds of them all."""
+    best: list[MeldReading] = []
+    fewest = STRAY_FACES + 1
+
+    def cuts(rows: list[int]) -> list[MeldReading] | None:
+        if not rows:
+            return []
+        for k in (3, 4):
+            if len(rows) >= k:
+                meld = _as_meld(dets, rows[:k], sideways, seat)
+                rest = cuts(rows[k:]) if meld is not None else None
+                if rest is not None:
+                    return [meld, *rest]
+        return None
+
+    for lo in range(STRAY_FACES + 1):
+        for hi in range(STRAY_FACES + 1 - lo):
+            run = faces[lo:len(faces) - hi]
+            if lo + hi >= fewest or len(run) < 3:
+                continue
+            found = cuts(run)
+            if found:
+                best, fewest = found, lo + hi
+    return best
 
 
 def _backs_boxed_twice(rows: np.ndarray, dets: TileDetections, a: np.ndarray) -> np.ndarray:

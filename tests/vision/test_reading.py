@@ -248,6 +248,32 @@ def test_a_box_over_two_touching_tiles_is_no_half_of_the_tile_it_holds() -> None
     assert not (table.detections.role == "half").any()
 
 
+def test_faces_in_line_with_a_standing_hands_backs_are_melds() -> None:
+    """Real-face table_s22_000136: four melds laid tight in line with the standing hand's two
+    backs, no claimed tile boxed sideways and the boxes blurring every gap, were read as a
+    hand of twelve. A hand standing shows backs only: the faces beside it are melds."""
+    scene = Scene(seats=[SeatSpec(hidden=4, melds=[("chow", "567m", None), ("pung", "777s", None),
+                                                   ("chow", "123p", None)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    calib = TableCalibration.from_corners(table_corners(top_down()))
+    table = read_table(dets, calib)
+    faces = sorted((r for m in table.seats[0].melds for r in m.rows),
+                   key=lambda r: dets.xyxy[r, 0])
+    backs = sorted((r for r in range(len(dets)) if table.detections.role[r] == "hand"),
+                   key=lambda r: -dets.xyxy[r, 0])
+    x0, y0, x1, y1 = dets.xyxy[faces[0]].tolist()
+    step = x1 - x0 + 1.0  # one run, evenly spaced, the backs first
+    for i, r in enumerate(faces):
+        dets.xyxy[r] = [x0 + i * step, y0, x1 + i * step, y1]
+    for i, r in enumerate(backs, start=1):
+        dets.xyxy[r] = [x0 - i * step, y0, x1 - i * step, y1]
+    s0 = read_table(dets, calib).seats[0]
+    assert s0.hidden == 4 and s0.hand == []
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [
+        ("chow", "567m"), ("pung", "777s"), ("chow", "123p")]
+
+
 def test_touching_tiles_are_not_taken_for_halves() -> None:
     table = read_table(*_dets(SHOWDOWN))
     assert not (table.detections.role == "half").any()
