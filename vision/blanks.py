@@ -143,14 +143,14 @@ def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
         px = middle_lab(image, box)
         if len(px):
             colours[i] = np.median(px, axis=0)
-    near = np.linalg.norm(colours - ground, axis=1) <= GROUND_NEAR
+    to_ground = np.linalg.norm(colours - ground, axis=1)
+    near = to_ground <= GROUND_NEAR
     # the felt's colour only where a place looks like a face (most frames: none)
     felt = felt_colour(image, dets) if (near & ~between).any() else None
     if felt is None:
         apart = np.zeros(len(places), bool)
     else:
         to_felt = np.linalg.norm(colours - felt, axis=1)
-        to_ground = np.linalg.norm(colours - ground, axis=1)
         apart = (to_felt >= FELT_APART) | (
             (to_felt >= FELT_LEAST) & (to_ground * GROUND_OVER_FELT <= to_felt))
     return places[near & (apart | between)]
