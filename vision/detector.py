@@ -204,6 +204,17 @@ def unsure_straddles_dropped(dets: TileDetections) -> TileDetections:
     return dets[~(unsure & (share >= STRADDLER_COVERED))]
 
 
+def covers_two_tiles(box_area: float, area: np.ndarray, dist: np.ndarray,
+                     others: np.ndarray) -> bool:
+    """A box (or two boxes' union) of ``box_area`` covers two tiles: ``TWO_TILES`` times the
+    median ``area`` of the ``NEAR_TILES`` face boxes among ``others`` nearest it (``dist``:
+    their distances from it; perspective makes far tiles smaller). False with no others."""
+    if not len(others):
+        return False
+    near = others[np.argsort(dist[others])[:NEAR_TILES]]
+    return box_area >= TWO_TILES * float(np.median(area[near]))
+
+
 def two_tile_straddlers(dets: TileDetections) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Face boxes over two touching tiles, one of which has a box of its own inside them:
     ``(rows, places, boxed)``. Such a box covers ``TWO_TILES`` times the area of the face boxes
@@ -231,10 +242,8 @@ def two_tile_straddlers(dets: TileDetections) -> tuple[np.ndarray, np.ndarray, n
     for j in np.flatnonzero((inside >= STRADDLER_HOLDS).any(axis=0)):
         held = np.flatnonzero(inside[:, j] >= STRADDLER_HOLDS)
         others = np.setdiff1d(np.arange(len(faces)), [j, *held])
-        if not len(others):
-            continue
-        near = others[np.argsort(np.hypot(*(centre[others] - centre[j]).T))[:NEAR_TILES]]
-        if area[j] < TWO_TILES * float(np.median(area[near])):
+        if not covers_two_tiles(float(area[j]), area, np.hypot(*(centre - centre[j]).T),
+                                others):
             continue
         i = held[np.argmax(dets.confidence[faces[held]])]
         toward = centre[j] > centre[i]  # per axis: the straddler reaches on past the inner box
@@ -845,9 +854,7 @@ class Detector:
                 continue
             score = conf[r] / max(float(topk_probs[r, 0]), 1e-6)  # the detector's own
             xyxy[r], class_id[r], conf[r] = place, cmap[top], score * p[top]
-            topk_ids[r] = -1
-            topk_probs[r] = 0.0
-            topk_ids[r, :len(order)], topk_probs[r, :len(order)] = cmap[order], p[order]
+            topk_ids[r], topk_probs[r] = cmap[order], p[order]  # k of them, as classify's
         out = dets.with_(xyxy=xyxy, confidence=conf, class_id=class_id, topk_ids=topk_ids,
                          topk_probs=topk_probs)
         return out[~np.isin(np.arange(len(out)), rows[boxed])]

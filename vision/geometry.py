@@ -21,7 +21,7 @@ import numpy as np
 
 from scoring.tiles import NUM_KINDS, NUM_TILES, Tile, is_flower, suit_of
 from vision.detections import TileDetections
-from vision.detector import NEAR_TILES, TWO_TILES, box_iou
+from vision.detector import box_iou, covers_two_tiles
 
 SAME_PLACE = 0.2  # boxes overlapping more (IoU) box one place twice: no neighbours (touching
 #                   tiles' boxes overlap by a few pixels at most, about 0.05)
@@ -511,9 +511,8 @@ def _join_halves(dets: TileDetections, pos: np.ndarray, backs: np.ndarray
     for i, j in zip(*np.nonzero(np.triu(close)), strict=True):
         # and together they cover one tile, not two (a box over two touching tiles holding
         # the box of one of them): their union's area against the tiles' around them
-        others = np.delete(np.arange(len(rows)), [i, j])
-        near = others[np.argsort(dist[i, others])[:NEAR_TILES]]
-        if len(near) and np.prod(union[i, j]) >= TWO_TILES * float(np.median(area[near])):
+        if covers_two_tiles(float(np.prod(union[i, j])), area, dist[i],
+                            np.delete(np.arange(len(rows)), [i, j])):
             close[i, j] = close[j, i] = False
     xyxy = dets.xyxy.copy()
     for i, j in sorted(zip(*np.nonzero(np.triu(close)), strict=True), key=lambda p: dist[p]):
