@@ -6,15 +6,31 @@ Used by ``mjtable dataset setup-art`` with the Debian font packages the art READ
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 W, H = 300, 400
+NO_CHARACTER = "\U0010fffd"  # a private-use code point: no font draws it
 NUMERALS = "一二三四五六七八九"
 INK = {"black": (25, 25, 30), "blue": (25, 45, 130), "red": (190, 30, 30),
        "green": (20, 120, 55)}
+# the inks real sets write each part in, one chosen per style: a numeral above 萬 in blue or
+# black, winds in black or blue, 發 in a lighter or darker green, 中 and 萬 in red
+INKS = {"numeral": ((25, 45, 130), (25, 25, 30), (20, 30, 90)),
+        "wind": ((25, 25, 30), (25, 45, 130), (35, 35, 60)),
+        "green": ((20, 120, 55), (15, 85, 40), (30, 140, 90)),
+        "red": ((190, 30, 30), (160, 25, 35), (210, 60, 40))}
+
+
+def inks(style: str) -> dict[str, tuple[int, int, int]]:
+    """One ink per part for ``style`` (the same every run: chosen by the name's checksum)."""
+    rng = np.random.default_rng(zlib.crc32(style.encode()))
+    return {part: choices[int(rng.integers(len(choices)))] if style else choices[0]
+            for part, choices in INKS.items()}
 DOTS = {1: [(0.5, 0.5)], 2: [(0.5, 0.28), (0.5, 0.72)],
         3: [(0.27, 0.22), (0.5, 0.5), (0.73, 0.78)],
         4: [(0.3, 0.3), (0.7, 0.3), (0.3, 0.7), (0.7, 0.7)],
@@ -33,6 +49,14 @@ STICKS = {2: [(0.5, 0.28), (0.5, 0.72)], 3: [(0.5, 0.28), (0.3, 0.72), (0.7, 0.7
           9: [(x, y) for y in (0.17, 0.5, 0.83) for x in (0.22, 0.5, 0.78)]}
 
 
+def _has_glyph(font: Any, ch: str) -> bool:
+    """Whether ``font`` draws ``ch`` itself: a missing character is drawn as the font's
+    fallback glyph (a box, or nothing), the same as a code point no font has."""
+    if ch.isspace() or ch.isascii():
+        return True
+    return bytes(font.getmask(ch)) != bytes(font.getmask(NO_CHARACTER))
+
+
 def _text(img: np.ndarray, text: str, font_path: Path, box: tuple[float, float, float, float],
           color: tuple[int, int, int]) -> None:
     """Draw ``text`` as large as fits in ``box`` (fractions x0, y0, x1, y1) onto RGBA ``img``."""
@@ -41,6 +65,9 @@ def _text(img: np.ndarray, text: str, font_path: Path, box: tuple[float, float, 
     x0, y0, x1, y1 = box[0] * W, box[1] * H, box[2] * W, box[3] * H
     size = int(y1 - y0)
     font = ImageFont.truetype(str(font_path), size)
+    missing = [ch for ch in text if not _has_glyph(font, ch)]
+    if missing:
+        raise ValueError(f"{font_path.name} has no glyph for {''.join(missing)!r}")
     layer = Image.new("L", (W, H), 0)
     d = ImageDraw.Draw(layer)
     bb = d.textbbox((0, 0), text, font=font)
@@ -76,17 +103,19 @@ def _stick(img: np.ndarray, cx: float, cy: float, w: float, h: float,
              max(1, int(w * 0.12)), cv2.LINE_AA, 4)
 
 
-def draw_faces(font_path: Path) -> dict[str, np.ndarray]:
-    """All 42 faces (RGBA 300x400) in one font."""
+def draw_faces(font_path: Path, style: str = "") -> dict[str, np.ndarray]:
+    """All 42 faces (RGBA 300x400) in one font, in the inks :func:`inks` picks for ``style``
+    (the first of each, without one)."""
     faces: dict[str, np.ndarray] = {}
+    ink = inks(style)
 
     def canvas() -> np.ndarray:
         return np.zeros((H, W, 4), np.uint8)
 
     for r in range(1, 10):
         img = canvas()
-        _text(img, NUMERALS[r - 1], font_path, (0.15, 0.06, 0.85, 0.42), INK["blue"])
-        _text(img, "萬", font_path, (0.1, 0.46, 0.9, 0.94), INK["red"])
+        _text(img, NUMERALS[r - 1], font_path, (0.15, 0.06, 0.85, 0.42), ink["numeral"])
+        _text(img, "萬", font_path, (0.1, 0.46, 0.9, 0.94), ink["red"])
         faces[f"{r}m"] = img
 
         img = canvas()
@@ -108,10 +137,10 @@ def draw_faces(font_path: Path) -> dict[str, np.ndarray]:
                 _stick(img, x * W, y * H, W * (0.13 if r < 8 else 0.11), h,
                        INK["red"] if red else INK["green"])
         faces[f"{r}s"] = img
-    for name, ch, ink in (("E", "東", "black"), ("S", "南", "black"), ("W", "西", "black"),
-                          ("N", "北", "black"), ("C", "中", "red"), ("F", "發", "green")):
+    for name, ch, part in (("E", "東", "wind"), ("S", "南", "wind"), ("W", "西", "wind"),
+                           ("N", "北", "wind"), ("C", "中", "red"), ("F", "發", "green")):
         img = canvas()
-        _text(img, ch, font_path, (0.08, 0.15, 0.92, 0.85), INK[ink])
+        _text(img, ch, font_path, (0.08, 0.15, 0.92, 0.85), ink[part])
         faces[name] = img
     img = canvas()
     for inset, th in ((0.12, 10), (0.2, 5)):

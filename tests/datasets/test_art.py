@@ -88,25 +88,58 @@ def test_a_style_rendered_into_the_cache_needs_no_art_folder(tmp_path, monkeypat
         art.load_style.cache_clear()
 
 
-def _any_font() -> str | None:
+def _font(draws_han: bool) -> str | None:
+    """The first font here that draws (or, ``draws_han`` false, lacks) the character 萬."""
     from pathlib import Path
 
+    from PIL import ImageFont
+
+    from datasets.font_art import _has_glyph
+
     for root in ("/usr/share/fonts", "/usr/local/share/fonts"):
-        for p in sorted(Path(root).rglob("*.ttf")) if Path(root).is_dir() else []:
-            return str(p)
+        paths = sorted(Path(root).rglob("*.tt[fc]")) if Path(root).is_dir() else []
+        for p in paths:
+            if _has_glyph(ImageFont.truetype(str(p), 40), "萬") == draws_han:
+                return str(p)
     return None
 
 
-@pytest.mark.skipif(_any_font() is None, reason="no TrueType font on this machine")
+@pytest.mark.skipif(_font(True) is None, reason="no CJK font on this machine")
 def test_font_faces_cover_every_tile_and_differ() -> None:
     from pathlib import Path
 
     from datasets.font_art import draw_faces
 
-    faces = draw_faces(Path(str(_any_font())))
+    faces = draw_faces(Path(str(_font(True))))
     assert sorted(faces) == sorted(TILE_NAMES)
     inked = {n: int((f[..., 3] > 128).sum()) for n, f in faces.items()}
     assert min(inked.values()) > 500  # nothing blank
     # ranks differ in their drawing: dots and bamboo counts grow with the rank
     assert len({faces[f"{r}p"].tobytes() for r in range(1, 10)}) == 9
     assert len({faces[f"{r}s"].tobytes() for r in range(1, 10)}) == 9
+
+
+@pytest.mark.skipif(_font(True) is None, reason="no CJK font on this machine")
+def test_each_font_style_writes_in_its_own_inks() -> None:
+    from pathlib import Path
+
+    from datasets.font_art import INKS, draw_faces, inks
+
+    chosen = {s: inks(s) for s in (f"font-{i}" for i in range(12))}
+    assert chosen["font-3"] == inks("font-3")  # the same every run
+    assert len({tuple(c.values()) for c in chosen.values()}) > 1  # styles differ
+    style = next(s for s, c in chosen.items() if c["green"] != INKS["green"][0])
+    faces = draw_faces(Path(str(_font(True))), style)
+    solid = faces["F"][faces["F"][..., 3] == 255][:, :3]
+    assert len(solid) and (solid == chosen[style]["green"]).all(axis=1).mean() > 0.9
+
+
+@pytest.mark.skipif(_font(False) is None, reason="every font here draws Chinese")
+def test_a_font_without_the_characters_is_refused_by_name() -> None:
+    from pathlib import Path
+
+    from datasets.font_art import draw_faces
+
+    font = Path(str(_font(False)))
+    with pytest.raises(ValueError, match=f"{font.name} has no glyph for"):
+        draw_faces(font)

@@ -135,6 +135,25 @@ def test_tile_faces_file_each_face_up_tile_under_its_kind(tmp_path: Path) -> Non
         write_scene_faces(tmp_path / "x", 1, what="walls", progress=False)
 
 
+
+@needs_art
+def test_tile_faces_drawn_in_the_styles_asked_for(tmp_path: Path) -> None:
+    """``styles`` picks the drawn sets a crop run shows (the font sets alone, say); a style
+    not here stops the run before any scene is drawn."""
+    from vision.training.scene_faces import write_scene_faces
+
+    pictures = {}
+    for style in ("uni", "gleitz"):
+        out = tmp_path / style
+        write_scene_faces(out, 1, faces="art", val_fraction=0.0, progress=False,
+                          styles=[style])
+        pictures[style] = {c.relative_to(out): c.read_bytes() for c in out.glob("*/*/*.png")}
+    assert pictures["uni"].keys() == pictures["gleitz"].keys()  # one deal, one layout
+    assert all(pictures["uni"][k] != pictures["gleitz"][k] for k in pictures["uni"])
+    with pytest.raises(ValueError, match="art style 'nowhere' is not available"):
+        write_scene_faces(tmp_path / "x", 1, faces="art", progress=False, styles=["nowhere"])
+    assert not (tmp_path / "x").exists()
+
 def _labeled_photo(folder: Path, split: str, name: str, box: tuple[int, int, int, int]) -> None:
     """A 640x480 grey photo with one die box painted white, labeled as a die."""
     image = np.full((480, 640, 3), 90, np.uint8)

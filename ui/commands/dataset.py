@@ -138,6 +138,8 @@ def register_more(sub: argparse._SubParsersAction) -> None:
                       "tile faces, as for synth (default mix)")
         sf.add_argument(flag, dest="per_object", metavar="N", type=number(int, 1, 100),
                         default=default, help=f"jittered crops of each {each} (default {default})")
+        sf.add_argument("--style", action="append", default=None,
+                        help="only these art styles (repeatable; default all available)")
         sf.set_defaults(func=_scene_faces, what=what)
 
     art = sub.add_parser("setup-art", help="fetch the Debian tile sets (apt-get download) and "
@@ -213,7 +215,8 @@ def _scene_faces(args: argparse.Namespace) -> int:
     summary = write_scene_faces(args.out, args.scenes, what=args.what, seed=args.seed,
                                 per_object=args.per_object, faces=args.faces,
                                 val_fraction=args.val, workers=args.workers,
-                                overwrite=args.overwrite, progress=not args.quiet)
+                                overwrite=args.overwrite, progress=not args.quiet,
+                                styles=args.style)
     print(f"{summary.out}: {summary.images} crops of {summary.boxes} {args.what} from "
           f"{summary.scenes} scenes in {summary.seconds:.1f}s")
     return 0

@@ -17,6 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datasets.art import check_style
 from datasets.native_crops import FRAME, CropSummary
 from datasets.progress import Progress
 from datasets.scene import FACE_SOURCES, make_scene
@@ -36,6 +37,7 @@ class FaceJob:
     per_object: int
     faces: str
     what: str
+    styles: tuple[str, ...] | None = None
 
 
 def _class_of(obj: dict[str, Any], what: str) -> str | None:
@@ -51,7 +53,8 @@ def _faces_of(args: tuple[FaceJob, int, str]) -> tuple[int, int, list[str]]:
     """One scene's face-up tiles or dice as ``per_object`` jittered crops each, filed under
     their class, cut as the runtime cuts them."""
     job, index, split = args
-    scene = make_scene("table", job.seed, index, FRAME, faces=job.faces, fold=split)
+    scene = make_scene("table", job.seed, index, FRAME, faces=job.faces, fold=split,
+                       styles=list(job.styles) if job.styles else None)
     rng = np.random.default_rng([job.seed, index, 37])
     name = scene_name("table", job.seed, index)
     written = []
@@ -70,12 +73,12 @@ def _faces_of(args: tuple[FaceJob, int, str]) -> tuple[int, int, list[str]]:
 
 def write_scene_faces(out: Path | str, scenes: int, what: str = "tiles", seed: int = 0,
                       per_object: int = 1, faces: str = "mix", val_fraction: float = 0.2,
-                      workers: int = 1, overwrite: bool = False,
-                      progress: bool = True) -> CropSummary:
+                      workers: int = 1, overwrite: bool = False, progress: bool = True,
+                      styles: list[str] | None = None) -> CropSummary:
     """Classifier crops (``train|val/<class>/``) of the face-up tiles (``what="tiles"``: every
     tile kind and flower, the classifier's folders) or the dice (``"dice"``: ``die1``..``die6``)
     lying on 1920x1080 table scenes: ``per_object`` jittered crops of each, the scenes split
-    into folds as ``write_crops`` splits them."""
+    into folds as ``write_crops`` splits them; drawn faces from ``styles`` only, if given."""
     if scenes < 1 or per_object < 1:
         raise ValueError(f"scenes and crops per object must be at least 1, got {scenes}, "
                          f"{per_object}")
@@ -83,6 +86,8 @@ def write_scene_faces(out: Path | str, scenes: int, what: str = "tiles", seed: i
         raise ValueError(f"unknown crop subject {what!r}; choose one of {', '.join(WHAT)}")
     if faces not in FACE_SOURCES:
         raise ValueError(f"unknown face source {faces!r}; choose one of {', '.join(FACE_SOURCES)}")
+    for style in styles or ():
+        check_style(style)  # a style not here stops the run before anything is written
     out = Path(out)
     prepare_out(out, overwrite)
     classes = DIE_NAMES if what == "dice" else CLASSIFIER_NAMES
@@ -91,7 +96,7 @@ def write_scene_faces(out: Path | str, scenes: int, what: str = "tiles", seed: i
             (out / split / cls).mkdir(parents=True, exist_ok=True)
     fold = scene_folds(scenes, val_fraction, seed)
     build_face_banks(fold, faces)
-    job = FaceJob(out, seed, per_object, faces, what)
+    job = FaceJob(out, seed, per_object, faces, what, tuple(styles) if styles else None)
     bar = Progress(scenes, f"{what} crops", enabled=progress)
     objects = crops = 0
     for _, n, names in run_tasks(_faces_of, [(job, i, fold[str(i)]) for i in range(scenes)],
