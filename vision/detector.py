@@ -38,6 +38,7 @@ CLASSIFIER_BATCH = 32
 MIN_BOX = 2.0  # pixels: a box narrower than this (clipped at the image edge) is dropped
 STRADDLER_SCORE = 0.15  # a named face box scored under this (detector x classifier) ...
 STRADDLER_COVERED = 0.3  # ... and this much inside surer face boxes is no tile of its own
+STRADDLER_INSIDE = 0.85  # a named face box this much inside surer ones is none, however scored
 STRADDLING = 0.7  # share of a face-up box inside surer boxes above which it is no tile of its own
 # a face box covering this many times the area of the face boxes around it (the median of
 # the NEAR_TILES nearest) covers two tiles: over six held-back real-face and drawn-art sets two
@@ -193,15 +194,17 @@ def unsure_straddles_dropped(dets: TileDetections) -> TileDetections:
     tiles, or over a sideways tile and its neighbour, which the detector's own rule
     (``STRADDLING``) kept. Tiles lie side by side, a sliver of one inside the next; on the
     held-back real-face tables (REALVAL6, 7) 19 such boxes lay on no labeled object and 1 on
-    one (MODELS.md, twenty-second session)."""
+    one (MODELS.md, twenty-second session). A box ``STRADDLER_INSIDE`` or more inside surer
+    ones goes however it is scored: the detector scored it above its neighbours, so its own
+    rule kept it, but once named it is the less sure (on REALVAL6 and 7, 8 such boxes, none
+    on a tile of its own; twenty-fifth session)."""
     faces = dets.is_tile
     if faces.sum() < 2:
         return dets
-    unsure = faces & (dets.confidence < STRADDLER_SCORE)
-    if not unsure.any():
-        return dets
-    share = covered(dets.xyxy, np.where(faces, dets.confidence, -1.0), unsure)
-    return dets[~(unsure & (share >= STRADDLER_COVERED))]
+    share = covered(dets.xyxy, np.where(faces, dets.confidence, -1.0), faces)
+    unsure = dets.confidence < STRADDLER_SCORE
+    return dets[~(faces & ((unsure & (share >= STRADDLER_COVERED))
+                           | (share >= STRADDLER_INSIDE)))]
 
 
 def covers_two_tiles(box_area: float, area: np.ndarray, dist: np.ndarray,

@@ -76,10 +76,11 @@ def test_a_box_straddling_two_touching_tiles_is_dropped(tmp_path: Path) -> None:
 
 def test_an_unsure_face_box_half_inside_surer_ones_is_dropped() -> None:
     """Named boxes: two touching tiles, sure; a box across both, named unsurely (0.05 after
-    its crop was classified), goes; the same box named surely stays, as do an unsure box of a
-    tile of its own (an unseen design) touching a sure one, and the box across a face and a
-    back (only surer faces count: a sixth of it lies in the face)."""
-    xyxy = np.array([[0, 0, 30, 40], [30, 0, 60, 40], [27, 0, 47, 40], [100, 0, 130, 40],
+    its crop was classified), goes; the same box named surely stays where a fifth of it lies
+    outside them, as do an unsure box of a tile of its own (an unseen design) touching a sure
+    one, and the box across a face and a back (only surer faces count: a sixth of it lies in
+    the face)."""
+    xyxy = np.array([[0, 0, 30, 40], [30, 0, 60, 40], [27, 0, 47, 50], [100, 0, 130, 40],
                      [125, 0, 155, 40]], np.float32)
     kinds = np.array([13, 14, 15, 16, 17], np.int16)
     unsure = TileDetections(xyxy=xyxy, confidence=np.array([0.8, 0.7, 0.05, 0.05, 0.6]),
@@ -90,6 +91,21 @@ def test_an_unsure_face_box_half_inside_surer_ones_is_dropped() -> None:
     back = unsure.with_(class_id=np.array([13, BACK_CLASS, 15, 16, 17], np.int16))
     assert unsure_straddles_dropped(back).class_id.tolist() == [13, BACK_CLASS, 15, 16, 17]
 
+
+
+def test_a_face_box_wholly_inside_surer_ones_is_dropped_however_named() -> None:
+    """A box across two touching tiles that the detector scored above them (so its own rule
+    kept it) but the classifier named less surely lies wholly inside the two: it goes even
+    named at 0.45; one with a sixth of it outside them stays."""
+    xyxy = np.array([[0, 0, 30, 40], [30, 0, 60, 40], [12, 0, 48, 40], [100, 0, 130, 40]],
+                    np.float32)
+    dets = TileDetections(xyxy=xyxy, confidence=np.array([0.8, 0.7, 0.45, 0.6]),
+                          class_id=np.array([13, 14, 15, 16], np.int16))
+    assert unsure_straddles_dropped(dets).class_id.tolist() == [13, 14, 16]
+    out = dets.with_(xyxy=np.array([*xyxy[:2], [12, 0, 48, 48], xyxy[3]], np.float32))
+    assert len(unsure_straddles_dropped(out)) == 4  # 40 of its 48 rows inside: 0.83
+    surest = dets.with_(confidence=np.array([0.8, 0.7, 0.9, 0.6], np.float32))
+    assert len(unsure_straddles_dropped(surest)) == 4  # named the surest: the others lie in it
 
 def _row_of_tiles(n: int = 8) -> np.ndarray:
     """Face boxes of ``n`` touching tiles (30 x 40 px) in a row."""
