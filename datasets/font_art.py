@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    from PIL.ImageFont import FreeTypeFont
 
 W, H = 300, 400
 NO_CHARACTER = "\U0010fffd"  # a private-use code point: no font draws it
@@ -24,13 +27,6 @@ INKS = {"numeral": ((25, 45, 130), (25, 25, 30), (20, 30, 90)),
         "wind": ((25, 25, 30), (25, 45, 130), (35, 35, 60)),
         "green": ((20, 120, 55), (15, 85, 40), (30, 140, 90)),
         "red": ((190, 30, 30), (160, 25, 35), (210, 60, 40))}
-
-
-def inks(style: str) -> dict[str, tuple[int, int, int]]:
-    """One ink per part for ``style`` (the same every run: chosen by the name's checksum)."""
-    rng = np.random.default_rng(zlib.crc32(style.encode()))
-    return {part: choices[int(rng.integers(len(choices)))] if style else choices[0]
-            for part, choices in INKS.items()}
 DOTS = {1: [(0.5, 0.5)], 2: [(0.5, 0.28), (0.5, 0.72)],
         3: [(0.27, 0.22), (0.5, 0.5), (0.73, 0.78)],
         4: [(0.3, 0.3), (0.7, 0.3), (0.3, 0.7), (0.7, 0.7)],
@@ -49,7 +45,14 @@ STICKS = {2: [(0.5, 0.28), (0.5, 0.72)], 3: [(0.5, 0.28), (0.3, 0.72), (0.7, 0.7
           9: [(x, y) for y in (0.17, 0.5, 0.83) for x in (0.22, 0.5, 0.78)]}
 
 
-def _has_glyph(font: Any, ch: str) -> bool:
+def inks(style: str) -> dict[str, tuple[int, int, int]]:
+    """One ink per part for ``style`` (the same every run: chosen by the name's checksum)."""
+    rng = np.random.default_rng(zlib.crc32(style.encode()))
+    return {part: choices[int(rng.integers(len(choices)))] if style else choices[0]
+            for part, choices in INKS.items()}
+
+
+def _has_glyph(font: FreeTypeFont, ch: str) -> bool:
     """Whether ``font`` draws ``ch`` itself: a missing character is drawn as the font's
     fallback glyph (a box, or nothing), the same as a code point no font has."""
     if ch.isspace() or ch.isascii():
