@@ -23,10 +23,10 @@ INK = {"black": (25, 25, 30), "blue": (25, 45, 130), "red": (190, 30, 30),
        "green": (20, 120, 55)}
 # the inks real sets write each part in, one chosen per style: a numeral above 萬 in blue or
 # black, winds in black or blue, 發 in a lighter or darker green, 中 and 萬 in red
-INKS = {"numeral": ((25, 45, 130), (25, 25, 30), (20, 30, 90)),
-        "wind": ((25, 25, 30), (25, 45, 130), (35, 35, 60)),
-        "green": ((20, 120, 55), (15, 85, 40), (30, 140, 90)),
-        "red": ((190, 30, 30), (160, 25, 35), (210, 60, 40))}
+INKS = {"numeral": (INK["blue"], INK["black"], (20, 30, 90)),
+        "wind": (INK["black"], INK["blue"], (35, 35, 60)),
+        "green": (INK["green"], (15, 85, 40), (30, 140, 90)),
+        "red": (INK["red"], (160, 25, 35), (210, 60, 40))}
 DOTS = {1: [(0.5, 0.5)], 2: [(0.5, 0.28), (0.5, 0.72)],
         3: [(0.27, 0.22), (0.5, 0.5), (0.73, 0.78)],
         4: [(0.3, 0.3), (0.7, 0.3), (0.3, 0.7), (0.7, 0.7)],

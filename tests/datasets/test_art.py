@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -88,6 +90,7 @@ def test_a_style_rendered_into_the_cache_needs_no_art_folder(tmp_path, monkeypat
         art.load_style.cache_clear()
 
 
+@functools.cache
 def _font(draws_han: bool) -> str | None:
     """The first font here that draws (or, ``draws_han`` false, lacks) the character 萬."""
     from pathlib import Path
