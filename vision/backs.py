@@ -64,12 +64,11 @@ def _colour(middles: list[np.ndarray], rows: np.ndarray) -> np.ndarray | None:
     return np.median(np.array(colours), axis=0) if len(colours) >= MIN_SURE else None
 
 
-def back_shares(image: np.ndarray, dets: TileDetections,
-                rows: np.ndarray | None = None) -> np.ndarray | None:
-    """(N,) the share of each box's middle (of ``rows`` alone, bool mask, where given; 0
-    elsewhere) nearer the colour of the frame's sure backs than that of its sure faces;
-    ``None`` where the frame shows too few of either or the two colours alike (then colour
-    tells nothing)."""
+def frame_colours(image: np.ndarray, dets: TileDetections
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    """(back, face): the Lab colours of the frame's sure backs and sure faces (the median of
+    the surest few's middles); ``None`` where the frame shows too few of either or the two
+    colours alike (then colour tells nothing)."""
     sure = dets.confidence >= SURE
     backs = np.flatnonzero(sure & dets.is_back)
     faces = np.flatnonzero(sure & dets.is_tile)
@@ -78,20 +77,38 @@ def back_shares(image: np.ndarray, dets: TileDetections,
     # the surest few stand for all (a median of medians: a live frame's time matters)
     backs = backs[np.argsort(-dets.confidence[backs])[:MAX_SURE]]
     faces = faces[np.argsort(-dets.confidence[faces])[:MAX_SURE]]
-    empty = np.zeros((0, 3), np.float32)
-    wanted = ~dets.is_die if rows is None else rows.copy()
-    wanted[backs] = wanted[faces] = True  # the colours' own boxes
-    middles = [middle_lab(image, box) if want else empty
-               for box, want in zip(dets.xyxy, wanted, strict=True)]
+    middles = [np.zeros((0, 3), np.float32)] * len(dets)
+    for r in (*backs, *faces):
+        middles[r] = middle_lab(image, dets.xyxy[r])  # only theirs: a live frame's time
     back, face = _colour(middles, backs), _colour(middles, faces)
     if back is None or face is None or float(np.linalg.norm(back - face)) < MIN_APART:
         return None
-    # nearer the back's colour than the face's: a plane between the two colours
+    return back, face
+
+
+def nearer_back(px: np.ndarray, back: np.ndarray, face: np.ndarray) -> float:
+    """The share of the Lab pixels ``px`` nearer the back's colour than the face's (a plane
+    between the two colours)."""
     normal, level = 2.0 * (face - back), float(face @ face - back @ back)
+    return float(np.mean(px @ normal < level))
+
+
+def back_shares(image: np.ndarray, dets: TileDetections,
+                rows: np.ndarray | None = None) -> np.ndarray | None:
+    """(N,) the share of each box's middle (of ``rows`` alone, bool mask, where given; 0
+    elsewhere) nearer the colour of the frame's sure backs than that of its sure faces;
+    ``None`` where colour tells nothing (:func:`frame_colours`)."""
+    colours = frame_colours(image, dets)
+    if colours is None:
+        return None
+    empty = np.zeros((0, 3), np.float32)
+    wanted = ~dets.is_die if rows is None else rows
+    middles = [middle_lab(image, box) if want else empty
+               for box, want in zip(dets.xyxy, wanted, strict=True)]
     out = np.zeros(len(dets), np.float32)
     for r, px in enumerate(middles):
         if len(px) and (rows is None or rows[r]):
-            out[r] = float(np.mean(px @ normal < level))
+            out[r] = nearer_back(px, *colours)
     return out
 
 

@@ -25,10 +25,10 @@ import numpy as np
 
 from scoring.tiles import DIE_CLASS
 from vision.backs import BLANK_CLASS, told_by_colour, tops_told_by_colour
-from vision.blanks import face_places
+from vision.blanks import back_places, face_places
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
-from vision.labels import ClassMap, class_map, parse_names
+from vision.labels import BACK_CLASS, ClassMap, class_map, parse_names
 from vision.training.crops import READ_PADS
 
 DEFAULT_THREADS = 2  # a 2-core laptop (idle threads sleep, so 2 do not lose to 1 on a busy CPU)
@@ -539,6 +539,7 @@ class Detector:
                     dets = unsure_straddles_dropped(dets)
                     dets = self.straddlers_split(image, dets)
                     dets = self.unboxed_blanks(image, dets)  # a plain 白 in a row, unboxed
+                    dets = self.unboxed_backs(image, dets)  # a concealed kong's back, unboxed
                 # a standing tile's top, named 白 for its blank side
                 dets = tops_told_by_colour(image, dets)
         if self.dice is not None:
@@ -882,6 +883,19 @@ class Detector:
         added = TileDetections(  # its top-k: 白 alone (the default), padded by merge
             xyxy=places[sure].astype(dets.xyxy.dtype), confidence=np.full(n, self.conf, np.float32),
             class_id=np.full(n, BLANK_CLASS, np.int16),
+            data={k: np.zeros((n, *v.shape[1:]), v.dtype) for k, v in dets.data.items()})
+        return TileDetections.merge([dets, added])
+
+    def unboxed_backs(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
+        """``dets`` with a back box added at each place at a row's end that shows the backs'
+        colour and no box (:func:`vision.blanks.back_places`), scored at the threshold."""
+        places = back_places(image, dets)
+        if not len(places):
+            return dets
+        n = len(places)
+        added = TileDetections(
+            xyxy=places.astype(dets.xyxy.dtype), confidence=np.full(n, self.conf, np.float32),
+            class_id=np.full(n, BACK_CLASS, np.int16),
             data={k: np.zeros((n, *v.shape[1:]), v.dtype) for k, v in dets.data.items()})
         return TileDetections.merge([dets, added])
 

@@ -1,6 +1,7 @@
 """A plain 白 the detector passed over, found by its row (``vision.blanks``): fresh real-face
 tables table_s21_000160 (the hand's third 白 at the row's end) and table_s21_000068 (a kong's
-fourth) showed no box there, not even at a tenth of the threshold."""
+fourth) showed no box there, not even at a tenth of the threshold. A concealed kong's back
+passed over, found by its row and its colour."""
 
 from __future__ import annotations
 
@@ -8,11 +9,21 @@ import numpy as np
 import pytest
 
 from scoring.tiles import format_tiles, parse_tiles
-from tests.vision.scenes import FACE, Scene, SeatSpec, detections, paint, table_corners, top_down
-from vision.blanks import face_places, row_end_places
+from tests.vision.scenes import (
+    BACK,
+    FACE,
+    Scene,
+    SeatSpec,
+    detections,
+    paint,
+    table_corners,
+    top_down,
+)
+from vision.blanks import back_places, face_places, row_end_places
 from vision.detections import TileDetections
 from vision.detector import default_models_dir, load_detector
 from vision.geometry import TableCalibration, read_table
+from vision.labels import BACK_CLASS
 from vision.metrics import iou_matrix
 
 WHITE = parse_tiles("P")[0]
@@ -122,3 +133,52 @@ def test_the_shipped_classifier_names_the_place_and_the_hand_is_whole_again() ->
     assert format_tiles(_seat0(found).hand) == "345m12355pPPP"
     # nothing more is added a second time, and felt is never named
     assert len(det.unboxed_blanks(image, found)) == len(found)
+
+
+KONG = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
+                                                       ("concealed_kong", "7777p", None)]),
+                    SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s"),
+                    SeatSpec(hand="1234567m1234p5s")], wall=40)
+
+
+def _kong_backs_unboxed(which: tuple[int, ...]) -> tuple[np.ndarray, TileDetections, np.ndarray]:
+    """The painted frame, the detections without seat 0's kong's backs ``which`` (0: the one
+    nearer the pung, 1: the row's last), and those backs' boxes."""
+    dets, truth = detections(KONG, top_down())
+    image = paint(dets, truth)
+    backs = sorted([i for i in range(len(dets)) if truth[i] == BACK_CLASS
+                    and np.median(dets.center[:, 1]) < dets.center[i, 1] < 1000][:2],
+                   key=lambda i: dets.center[i, 0])  # seat 0's kong, made first
+    assert abs(dets.center[backs[1], 0] - dets.center[backs[0], 0]) < 200
+    gone = [backs[k] for k in which]
+    return image, dets[[i for i in range(len(dets)) if i not in gone]], dets.xyxy[gone]
+
+
+@pytest.mark.parametrize("which", [(0,), (1,), (0, 1)])
+def test_a_concealed_kongs_unboxed_back_is_found_by_its_colour_and_the_kong_read(
+        which: tuple[int, ...]) -> None:
+    """Fresh real-face tables table_s21_000008 (the kong's back beside the hand unboxed: the
+    hole between the hand and the kong was proposed from both its sides), table_s21_000078
+    (both backs unboxed), table_s22_000041, 000183: ``7777p`` came out as ``77p`` in the hand
+    or as nothing. A place at a row's end that shows the backs' colour is a back."""
+    image, seen, missing = _kong_backs_unboxed(which)
+    if 0 in which:  # the row's last back alone unboxed: the row already reads the kong
+        assert "7777p" not in [format_tiles(m.tiles) for m in _seat0(seen).melds]
+    places = back_places(image, seen)
+    assert len(places) == len(which)
+    assert (iou_matrix(places, missing).max(axis=0) > 0.8).all()
+    found = load_detector().unboxed_backs(image, seen)
+    assert len(found) == len(seen) + len(which) and found.is_back[len(seen):].all()
+    seat = _seat0(found)
+    assert [(m.type, format_tiles(m.tiles)) for m in seat.melds] == [
+        ("pung", "444m"), ("concealed_kong", "7777p")]
+    assert format_tiles(seat.hand) == "333m12355p" and seat.hidden == 0
+
+
+def test_no_back_is_proposed_on_a_felt_of_the_backs_colour_nor_where_none_is_missing() -> None:
+    image, seen, _ = _kong_backs_unboxed((1,))
+    felt = np.all(image == image[0, 0], axis=2)
+    image[felt] = BACK
+    assert len(back_places(image, seen)) == 0
+    whole, every, _ = _kong_backs_unboxed(())
+    assert len(back_places(whole, every)) == 0
