@@ -138,7 +138,10 @@ class TableCalibration:
         unturn = np.array([[ct, -st, 0], [st, ct, 0], [0, 0, 1]])
         h = unturn @ h
         pts = pts @ unturn[:2, :2].T
-        pts = pts[on_table(pts, at_edge(box, (width, height)))]  # not a neighbour's tiles
+        # not a neighbour's tiles; nor, for the span fitted here, a near seat's faces cut by
+        # the frame (``read_table`` seats those): they stretched the fit toward their side
+        # and seated the far side worse (REALVAL3 table_s16_000048)
+        pts = pts[on_table(pts, at_edge(box, (width, height)))]
         lo, hi = np.percentile(pts, [2, 98], axis=0)
         span = np.maximum(hi - lo, 1e-6)
         centre = (lo + hi) / 2
@@ -170,8 +173,9 @@ def at_edge(xyxy: np.ndarray, frame: tuple[int, int], margin: float = 3.0) -> np
             | (xyxy[:, 3] >= h - margin))
 
 
-def on_table(pts: np.ndarray, edge: np.ndarray, link: float = 3.0, few: int = 12,
-             beyond: float = 1.0, far_out: float = 1.3, wall_side: int = 36) -> np.ndarray:
+def on_table(pts: np.ndarray, edge: np.ndarray, faces: np.ndarray | None = None,
+             link: float = 3.0, few: int = 12, beyond: float = 1.0, far_out: float = 1.3,
+             wall_side: int = 36, own_gap: float = 9.5) -> np.ndarray:
     """Which of the tiles at ``pts`` (N, 2) (table plane, or roughly so) lie on this table: a
     group standing apart (no tile within ``link`` tile spacings), cut by the picture's edge
     (``edge``, (N,) bool) and lying wholly ``beyond`` the radius that holds 80% of all tiles,
@@ -179,14 +183,19 @@ def on_table(pts: np.ndarray, edge: np.ndarray, link: float = 3.0, few: int = 12
     ``far_out`` times that radius away and holds no more than a next table's wall side shows
     (``wall_side``: 18 stacks of two). A seat's own few tiles (its flowers, a short row) do not
     touch the picture's edge, or have one nearer the centre; a seat's own row cut by the edge
-    (a hand, with no wall left inside it) lies about at that radius, not far beyond it."""
+    (a hand, with no wall left inside it) lies about at that radius, not far beyond it. A
+    group of face-up tiles alone (``faces``, (N,) bool, where given) within ``own_gap``
+    spacings of the other tiles is a near seat's laid-down hand, melds or flowers cut by the
+    frame, however far out: a next table's lie beyond its edge and ours, 11 spacings and more
+    away (its wall's backs are a next table's too, however near)."""
     n = len(pts)
     keep = np.ones(n, bool)
     if n < few:
         return keep
     dist = _distances(pts)
     # spacing: the second-nearest tile, since a two-high wall stack shows two boxes at one place
-    near = dist <= link * float(np.median(np.partition(dist, 1, axis=1)[:, 1]))
+    spacing = float(np.median(np.partition(dist, 1, axis=1)[:, 1]))
+    near = dist <= link * spacing
     radius = np.hypot(*(pts - np.median(pts, axis=0)).T)
     far = beyond * float(np.percentile(radius, 80))
     group = np.full(n, -1)
@@ -203,6 +212,9 @@ def on_table(pts: np.ndarray, edge: np.ndarray, link: float = 3.0, few: int = 12
     for start in np.flatnonzero(sizes):
         members = group == start
         size, nearest = int(sizes[start]), float(radius[members].min())
+        if faces is not None and faces[members].all() and (~members).any() and float(
+                dist[members][:, ~members].min()) <= own_gap * spacing:
+            continue
         if edge[members].any() and ((size < few and nearest > far)
                                     or (size <= wall_side and nearest > far_out * far)):
             keep[members] = False
@@ -556,7 +568,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         rows = np.flatnonzero(tiles)
         edge = at_edge(dets.xyxy[rows], calib.frame) if calib.frame[0] else np.zeros(
             len(rows), bool)
-        away[rows[~on_table(pos[rows], edge)]] = True
+        away[rows[~on_table(pos[rows], edge, face_up[rows])]] = True
         lo, hi = np.percentile(pos[tiles & ~away], [2, 98], axis=0)
         centre = (lo + hi) / 2
     rel = pos - centre

@@ -11,7 +11,13 @@ from scoring.record import parse_record
 from scoring.tiles import format_tiles, parse_tiles
 from tests.vision.scenes import Scene, SeatSpec, detections, table_corners, tilted, top_down
 from vision.detections import TileDetections
-from vision.geometry import TableCalibration, find_table_corners, order_corners, read_table
+from vision.geometry import (
+    TableCalibration,
+    find_table_corners,
+    on_table,
+    order_corners,
+    read_table,
+)
 from vision.labels import BACK_CLASS
 from vision.reading import read_detections, seat_states
 
@@ -1119,3 +1125,29 @@ def test_a_seats_face_up_tiles_are_walked_hand_melds_flowers_without_a_kongs_bac
     assert format_tiles([int(kinds[r]) for r, p, _ in walked if p == "meld"]) == "444m77p"
     assert len({r for r, _, _ in walked}) == len(walked)
     assert not table.detections.is_back[[r for r, _, _ in walked]].any()
+
+
+def _ring_and_group(gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """A table's tiles as a square ring (one spacing apart, 18 a side) and a row of six beyond
+    its near side, ``gap`` spacings out, cut by the picture's edge: points and edge flags."""
+    side = np.arange(-9, 9, dtype=float)
+    ring = np.concatenate([np.c_[side, np.full(18, -9.0)], np.c_[side, np.full(18, 9.0)],
+                           np.c_[np.full(18, -9.0), side], np.c_[np.full(18, 9.0), side]])
+    group = np.c_[np.arange(-3, 3, dtype=float), np.full(6, -9.0 - gap)]
+    return np.concatenate([ring, group]), np.r_[np.zeros(len(ring), bool), np.ones(6, bool)]
+
+
+@pytest.mark.parametrize("gap", [6.0, 8.0])
+def test_a_near_seats_faces_cut_by_the_frame_stay_on_the_table(gap: float) -> None:
+    """Fresh real-face tables table_s21_000186, 000011 and table_s22_000017 (no table corners
+    found): a near seat's laid-down hand, melds or flowers cut by the frame's edge, 4.6 to 8.3
+    spacings beyond the rest, were taken for the next table's and left out. A group of faces
+    alone that near is the seat's own; of backs, or far out, the next table's (11 spacings and
+    more in table_s16_000092 and table_s22_000063)."""
+    pts, edge = _ring_and_group(gap)
+    faces = np.r_[np.zeros(len(pts) - 6, bool), np.ones(6, bool)]
+    assert not on_table(pts, edge)[-6:].any()  # without what they show: the next table's
+    assert on_table(pts, edge, faces).all()
+    assert not on_table(pts, edge, np.zeros(len(pts), bool))[-6:].any()  # a wall's backs
+    far, far_edge = _ring_and_group(14.0)
+    assert not on_table(far, far_edge, faces)[-6:].any()
