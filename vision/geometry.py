@@ -22,6 +22,7 @@ import numpy as np
 from scoring.tiles import NUM_KINDS, NUM_TILES, Tile, is_flower, suit_of
 from vision.detections import TileDetections
 from vision.detector import box_iou, covers_two_tiles
+from vision.labels import BACK_CLASS
 
 SAME_PLACE = 0.2  # boxes overlapping more (IoU) box one place twice: no neighbours (touching
 #                   tiles' boxes overlap by a few pixels at most, about 0.05)
@@ -37,6 +38,12 @@ HALF_LONG = 1.2  # two halves make a tile (27 x 37 mm) at least this much longer
 LONE_FACES = 3  # face-up tiles alone in a seat's row (no backs, no melds) taken for no hand
 STANDING_BESIDE = 2  # backs in a seat's row that make its faces melds beside a standing hand
 STRAY_FACES = 2  # face-up boxes among a standing hand's backs taken for strays, at most
+# a box's shape between a tile lying along its seat (0) and one lying across (1), on its log
+# width/height: a hand read from boxes this flat or flatter (their median) is standing, its
+# faces seen edge-on from above. Over REALVAL6 and 7 the 10,288 boxes on laid hand tiles show
+# 0.41 at their 99th per cent, the 89 on meld tiles 1.23; seats whose hand was read from such
+# boxes showed 1.31-1.7 (MODELS.md, twenty-sixth session)
+STANDING_FLAT = 1.2
 
 # --------------------------------------------------------------- calibration
 
@@ -370,14 +377,15 @@ class TableReading:
 
 def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
               seats: np.ndarray, tile_w: np.ndarray, aspect: float
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(N,) bool: the box's shape matches a tile lying across its seat's direction better than
     one lying along it, both projected into the picture at the tile's place (so perspective
-    does not matter); with each box's log width/height and how much lying across would add
-    to it (for :func:`_row_sideways`)."""
+    does not matter); with each box's log width/height, how much lying across would add to it
+    (for :func:`_row_sideways`), and where the box's shape lies from lying along (0) to lying
+    across (1), beyond 1 flatter than a tile lying down (a standing tile seen edge-on)."""
     n = len(dets)
     if not n:
-        return np.zeros(0, bool), np.zeros(0), np.zeros(0)
+        return np.zeros(0, bool), np.zeros(0), np.zeros(0), np.zeros(0)
     bw = np.maximum(dets.xyxy[:, 2] - dets.xyxy[:, 0], 1e-6)
     bh = np.maximum(dets.xyxy[:, 3] - dets.xyxy[:, 1], 1e-6)
     seen = np.log(bw / bh)
@@ -392,7 +400,9 @@ def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
         img = calib.to_image(quads.reshape(-1, 2)).reshape(n, 4, 2)
         ext = np.ptp(img, axis=1).clip(1e-6)
         logs.append(np.log(ext[:, 0] / ext[:, 1]))
-    return np.abs(seen - logs[1]) < np.abs(seen - logs[0]), seen, logs[1] - logs[0]
+    across = logs[1] - logs[0]
+    flat = (seen - logs[0]) / np.where(np.abs(across) < 1e-6, 1e-6, across)
+    return np.abs(seen - logs[1]) < np.abs(seen - logs[0]), seen, across, flat
 
 
 def _row_sideways(rows: np.ndarray, sideways: np.ndarray, seen: np.ndarray,
@@ -587,7 +597,10 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     d = np.einsum("ij,ij->i", rel, towards[seat]) / w_of if n else np.zeros(0)
     rights = np.array([seat_axes(k)[0] for k in range(4)])
     a = np.einsum("ij,ij->i", rel, rights[seat]) / np.maximum(w_of, 1e-9) if n else np.zeros(0)
-    sideways, seen, across = _sideways(calib, dets, pos, seat, w_of, layout.tile_aspect)
+    sideways, seen, across, flat = _sideways(calib, dets, pos, seat, w_of,
+                                             layout.tile_aspect)
+    cut = at_edge(dets.xyxy, calib.frame) if calib.frame[0] and n else np.zeros(n, bool)
+    standing: list[int] = []  # faces of standing hands seen edge-on: backs of the hand
     sideways &= face_up
     role = np.full(n, "", dtype="<U9")
     role[away] = "outside"
@@ -688,6 +701,15 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         outer = outers[k]
         inner = np.setdiff1d(rows, outer)
         _read_row(dets, outer, d, a, along, sideways, k, layout, readings[k], role, group)
+        hand = np.array(readings[k].hand_rows, int)
+        shown = hand[~cut[hand]]  # a box cut by the frame has no tile's shape
+        if len(shown) and float(np.median(flat[shown])) >= STANDING_FLAT:
+            # boxes flatter than a tile lying down: a standing hand seen from above shows its
+            # faces edge-on (fresh real-face table_s21_000020, table_s22_000052: a seat's
+            # standing hand read as a laid-down hand S S N S P)
+            standing += hand.tolist()
+            readings[k].hidden += len(hand)
+            readings[k].hand_rows, readings[k].hand = [], []
         wall = inner[backs[inner]]
         role[wall] = "wall"
         up = inner[face_up[inner]]
@@ -755,6 +777,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     # a meld read from its tiles' runner-up classes (a 5p among 4p 6p): write the kinds back
     corrected: dict[int, Tile] = {**suit_reads, **flower_reads}
     class_id = dets.class_id.copy()
+    class_id[standing] = BACK_CLASS
     for row, t in flower_reads.items():
         class_id[row] = t
     for r in readings:

@@ -1151,3 +1151,26 @@ def test_a_near_seats_faces_cut_by_the_frame_stay_on_the_table(gap: float) -> No
     assert not on_table(pts, edge, np.zeros(len(pts), bool))[-6:].any()  # a wall's backs
     far, far_edge = _ring_and_group(14.0)
     assert not on_table(far, far_edge, faces)[-6:].any()
+
+
+def test_a_standing_hand_whose_faces_are_boxed_edge_on_is_no_laid_down_hand() -> None:
+    """Fresh real-face table_s21_000020, table_s22_000052: a seat's standing hand, seen from
+    above and in front, showed its faces edge-on and was boxed as faces a third as deep as a
+    tile lying down (read S S N S P as a laid-down hand). Boxes flatter than a tile lying
+    across are standing tiles: the hand is hidden, the melds and the other seats as before."""
+    dets, _ = detections(SHOWDOWN, top_down())
+    calib = TableCalibration.from_corners(table_corners(top_down()))
+    plain = read_table(dets, calib)
+    rows = np.flatnonzero((plain.detections.role == "hand") & (plain.detections.seat == 2))
+    assert len(rows) == 10 and plain.seats[2].hidden == 10
+    xyxy, kinds = dets.xyxy.copy(), dets.class_id.copy()
+    middle, deep = (xyxy[rows, 1] + xyxy[rows, 3]) / 2, (xyxy[rows, 3] - xyxy[rows, 1]) * 0.35
+    xyxy[rows, 1], xyxy[rows, 3] = middle - deep / 2, middle + deep / 2
+    kinds[rows] = parse_tiles("SSNSPEEWW1m")
+    table = read_table(dets.with_(xyxy=xyxy, class_id=kinds), calib)
+    s2 = table.seats[2]
+    assert s2.hand == [] and s2.hidden == 10
+    assert [(m.type, format_tiles(m.tiles)) for m in s2.melds] == [("chow", "567m")]
+    assert (table.detections.is_back[rows]).all()
+    for seat, alone in zip(table.seats[:2], plain.seats[:2], strict=True):
+        assert (seat.hand, seat.melds, seat.flowers) == (alone.hand, alone.melds, alone.flowers)
