@@ -39,10 +39,10 @@ LONE_FACES = 3  # face-up tiles alone in a seat's row (no backs, no melds) taken
 STANDING_BESIDE = 2  # backs in a seat's row that make its faces melds beside a standing hand
 STRAY_FACES = 2  # face-up boxes among a standing hand's backs taken for strays, at most
 # a box's shape between a tile lying along its seat (0) and one lying across (1), on its log
-# width/height: a hand read from boxes this flat or flatter (their median) is standing, its
-# faces seen edge-on from above. Over REALVAL6 and 7 the 10,288 boxes on laid hand tiles show
-# 0.41 at their 99th per cent, the 89 on meld tiles 1.23; seats whose hand was read from such
-# boxes showed 1.31-1.7 (MODELS.md, twenty-sixth session)
+# width/height: a hand read from two boxes or more this flat or flatter (their median) is
+# standing, its faces seen edge-on from above. Over REALVAL6 and 7 the 10,288 boxes on laid
+# hand tiles show 0.41 at their 99th per cent, the 89 on meld tiles 1.23; seats whose hand was
+# read from such boxes showed 1.31-1.7 (MODELS.md, twenty-sixth session)
 STANDING_FLAT = 1.2
 
 # --------------------------------------------------------------- calibration
@@ -703,10 +703,12 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         _read_row(dets, outer, d, a, along, sideways, k, layout, readings[k], role, group)
         hand = np.array(readings[k].hand_rows, int)
         shown = hand[~cut[hand]]  # a box cut by the frame has no tile's shape
-        if len(shown) and float(np.median(flat[shown])) >= STANDING_FLAT:
+        if len(shown) >= 2 and float(np.median(flat[shown])) >= STANDING_FLAT:
             # boxes flatter than a tile lying down: a standing hand seen from above shows its
             # faces edge-on (fresh real-face table_s21_000020, table_s22_000052: a seat's
-            # standing hand read as a laid-down hand S S N S P)
+            # standing hand read as a laid-down hand S S N S P). One such box alone is left
+            # to the rules on strays: a tile being drawn or turned over shows so too, for a
+            # frame or two, and a video's passes must not part on it (the bundled video)
             standing += hand.tolist()
             readings[k].hidden += len(hand)
             readings[k].hand_rows, readings[k].hand = [], []
