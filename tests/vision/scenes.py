@@ -177,3 +177,10 @@ def paint(dets: TileDetections, truth: list[int], size: int = 1080) -> np.ndarra
                 y = round(y0 + t * (y1 - y0))
                 cv2.line(img, (x0 + 3, y), (x1 - 3, y), INK, 2)
     return img
+
+
+# seat 0 with a pung and a concealed kong (back, 7p, 7p, back) at its row's end, a wall
+KONG = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
+                                                       ("concealed_kong", "7777p", None)]),
+                    SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s"),
+                    SeatSpec(hand="1234567m1234p5s")], wall=40)

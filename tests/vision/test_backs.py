@@ -11,9 +11,8 @@ from tests.vision.scenes import (
     BACK,
     FACE,
     INK,
+    KONG,
     RIM,
-    Scene,
-    SeatSpec,
     detections,
     paint,
     table_corners,
@@ -31,11 +30,6 @@ from vision.backs import (
 from vision.detections import TileDetections
 from vision.geometry import TableCalibration, read_table
 from vision.labels import BACK_CLASS
-
-KONG = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
-                                                       ("concealed_kong", "7777p", None)]),
-                    SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s"),
-                    SeatSpec(hand="1234567m1234p5s")], wall=40)
 
 
 def _seat0(dets: TileDetections):

@@ -12,6 +12,7 @@ from scoring.tiles import format_tiles, parse_tiles
 from tests.vision.scenes import (
     BACK,
     FACE,
+    KONG,
     Scene,
     SeatSpec,
     detections,
@@ -133,12 +134,6 @@ def test_the_shipped_classifier_names_the_place_and_the_hand_is_whole_again() ->
     assert format_tiles(_seat0(found).hand) == "345m12355pPPP"
     # nothing more is added a second time, and felt is never named
     assert len(det.unboxed_blanks(image, found)) == len(found)
-
-
-KONG = Scene(seats=[SeatSpec(hand="333m12355p", melds=[("pung", "444m", 1),
-                                                       ("concealed_kong", "7777p", None)]),
-                    SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s"),
-                    SeatSpec(hand="1234567m1234p5s")], wall=40)
 
 
 def _kong_backs_unboxed(which: tuple[int, ...]) -> tuple[np.ndarray, TileDetections, np.ndarray]:
