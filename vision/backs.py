@@ -22,6 +22,7 @@ MARGIN = 0.2  # of the box on each side left out: the tile's middle, clear of ri
 SURE = 0.5  # detection score of the boxes whose colours stand for the frame's backs and faces
 MIN_SURE = 4  # sure backs and sure faces each needed (a close-up without backs: no rule)
 MAX_SURE = 16  # of each, the surest: their colours are the frame's
+GROUND_SHARE = 20  # per cent of a face's middle, its brightest, taken for the ground between ink
 MIN_APART = 15.0  # Lab distance of the two colours under which colour tells them apart no more
 # the shares below as measured on the held-back tables REALVAL4, REALVAL3, ARTVAL, ARTVAL2 and
 # the bundled photos (python bench/back_shares.py; MODELS.md, eighteenth session)
@@ -93,6 +94,20 @@ def nearer_back(px: np.ndarray, back: np.ndarray, face: np.ndarray) -> float:
     return float(np.mean(px @ normal < level))
 
 
+def ground_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
+    """(3,) Lab colour of the faces' ground: the median over the surest faces (those whose
+    colour :func:`vision.backs.back_shares` takes for the faces') of the mean of each middle's
+    brightest pixels (ink is darker than its ground); None without sure faces."""
+    sure = np.flatnonzero((dets.confidence >= SURE) & dets.is_tile)
+    sure = sure[np.argsort(-dets.confidence[sure])[:MAX_SURE]]
+    grounds = []
+    for row in sure:
+        px = middle_lab(image, dets.xyxy[row])
+        if len(px):
+            grounds.append(px[px[:, 0] >= np.percentile(px[:, 0], 100 - GROUND_SHARE)].mean(0))
+    return np.median(np.array(grounds), axis=0) if grounds else None
+
+
 def back_shares(image: np.ndarray, dets: TileDetections,
                 rows: np.ndarray | None = None) -> np.ndarray | None:
     """(N,) the share of each box's middle (of ``rows`` alone, bool mask, where given; 0
@@ -151,5 +166,16 @@ def tops_told_by_colour(image: np.ndarray, dets: TileDetections) -> TileDetectio
     share = back_shares(image, dets, blank | unsure)
     if share is None:
         return dets
-    drop = (blank & (share >= BLANK_BACK)) | (unsure & (share >= UNSURE_BACK))
+    drop = unsure & (share >= UNSURE_BACK)
+    if (blank & (share >= BLANK_BACK)).any():
+        # a 白 shows the faces' ground, which the faces' own colour (their ink) stands for
+        # badly: on a set with light backs a 白 lies nearer the backs than inked faces do
+        # (fresh real-face table_s21_000003: 0.54). Its share nearer the backs than the
+        # ground decides; where the two are alike, colour cannot tell and the 白 stays.
+        colours, ground = frame_colours(image, dets), ground_colour(image, dets)
+        if colours is not None and ground is not None \
+                and float(np.linalg.norm(colours[0] - ground)) >= MIN_APART:
+            for r in np.flatnonzero(blank & (share >= BLANK_BACK)):
+                px = middle_lab(image, dets.xyxy[r])
+                drop[r] |= len(px) > 0 and nearer_back(px, colours[0], ground) >= BLANK_BACK
     return dets[~drop] if drop.any() else dets

@@ -22,11 +22,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.backs import MAX_SURE, SURE, frame_colours, middle_lab, nearer_back
+from vision.backs import frame_colours, ground_colour, middle_lab, nearer_back
 from vision.detections import TileDetections
 from vision.metrics import iou_matrix
 
-GROUND_SHARE = 20  # per cent of a face's middle, its brightest, taken for the ground between ink
 # centre distance of two touching tiles, in the first one's length that way: under 1 where a row
 # runs at a slant across the frame and its upright boxes overlap (0.77 on table_s22_000008)
 ALONG = (0.7, 1.3)
@@ -58,20 +57,6 @@ FELT_OVER_BACK = 3.0
 ONE_PLACE = 0.2  # IoU of two back places over which they are one (the surer kept)
 FELT_STEP = 8  # the felt's colour is taken from every 8th pixel each way (a frame's time)
 FELT_MARGIN = 6  # pixels around each box left out of the felt
-
-
-def ground_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
-    """(3,) Lab colour of the faces' ground: the median over the surest faces (those whose
-    colour :func:`vision.backs.back_shares` takes for the faces') of the mean of each middle's
-    brightest pixels (ink is darker than its ground); None without sure faces."""
-    sure = np.flatnonzero((dets.confidence >= SURE) & dets.is_tile)
-    sure = sure[np.argsort(-dets.confidence[sure])[:MAX_SURE]]
-    grounds = []
-    for row in sure:
-        px = middle_lab(image, dets.xyxy[row])
-        if len(px):
-            grounds.append(px[px[:, 0] >= np.percentile(px[:, 0], 100 - GROUND_SHARE)].mean(0))
-    return np.median(np.array(grounds), axis=0) if grounds else None
 
 
 def felt_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:

@@ -149,3 +149,34 @@ def test_a_standing_tiles_top_named_unsurely_is_left_out_and_a_sure_dark_face_st
     keep = np.ones(len(dets), bool)
     keep[standing] = False
     assert len(told) == len(dets) - 1 and (told.xyxy == dets.xyxy[keep]).all()
+
+
+def test_on_a_set_with_light_backs_a_blank_face_stays_and_a_standing_top_still_goes() -> None:
+    """Fresh real-face table_s21_000003: light backs and faces dense with ink, so a 白 face,
+    all ground, lay nearer the backs' colour than the inked faces' (0.54 of it) and was left
+    out as a standing tile's top. The ground (the faces' brightest) decides for a 白: the
+    白 face stays, a standing tile's top (half of it the backs' colour) still goes."""
+    dets, truth = detections(KONG, top_down())
+    light = (150, 195, 215)  # 20 from the faces' ground in Lab
+    image = paint(dets, truth)
+    image[np.all(image == BACK, axis=2)] = light
+    faces = np.flatnonzero(dets.is_tile)
+    for row in faces:  # ink over most of every face, its ground between
+        x0, y0, x1, y1 = dets.xyxy[row].astype(int).tolist()
+        for y in range(y0 + 2, y1 - 1, 3):
+            image[y:y + 2, x0 + 2:x1 - 2] = INK  # two rows of ink in three
+    standing, blank = int(faces[0]), int(faces[1])
+    x0, y0, x1, y1 = dets.xyxy[standing].astype(int).tolist()
+    image[y0:y1, x0:x1] = FACE
+    image[y0:(y0 + y1) // 2, x0:x1] = light  # its back's top above its side
+    bx0, by0, bx1, by1 = dets.xyxy[blank].astype(int).tolist()
+    image[by0:by1, bx0:bx1] = FACE  # 白: no ink
+    dets.class_id[[standing, blank]] = parse_tiles("P")[0]
+    rows = np.zeros(len(dets), bool)
+    rows[[standing, blank]] = True
+    shares = back_shares(image, dets, rows)
+    assert shares is not None and shares[blank] >= BLANK_BACK  # nearer the backs than the ink
+    told = tops_told_by_colour(image, dets)
+    keep = np.ones(len(dets), bool)
+    keep[standing] = False
+    assert len(told) == len(dets) - 1 and (told.xyxy == dets.xyxy[keep]).all()
