@@ -95,6 +95,24 @@ def test_without_sure_backs_and_faces_of_two_colours_colour_tells_nothing() -> N
     assert told_by_colour(pale, dets) is dets
 
 
+def _standing_top_and_blank(image: np.ndarray, dets: TileDetections, back: tuple[int, ...]
+                            ) -> tuple[int, int, np.ndarray]:
+    """The first face box painted as a standing tile seen from above (its back's top in
+    ``back`` above its ivory side), the second as a 白 face (no ink), both read 白: their rows
+    and the mask of the two."""
+    faces = np.flatnonzero(dets.is_tile)
+    standing, blank = int(faces[0]), int(faces[1])
+    x0, y0, x1, y1 = dets.xyxy[standing].astype(int).tolist()
+    image[y0:y1, x0:x1] = FACE
+    image[y0:(y0 + y1) // 2, x0:x1] = back  # its back's top above its side
+    bx0, by0, bx1, by1 = dets.xyxy[blank].astype(int).tolist()
+    image[by0:by1, bx0:bx1] = FACE  # 白: no ink
+    dets.class_id[[standing, blank]] = parse_tiles("P")[0]
+    rows = np.zeros(len(dets), bool)
+    rows[[standing, blank]] = True
+    return standing, blank, rows
+
+
 def test_a_standing_tiles_top_read_as_the_blank_is_left_out_and_a_blank_face_stays() -> None:
     """Fresh real-face table_s18_000055: a seat's one standing tile, seen from above as its
     back's top and its ivory side, was boxed as a face and read 白 (``P``): a hand tile
@@ -102,17 +120,7 @@ def test_a_standing_tiles_top_read_as_the_blank_is_left_out_and_a_blank_face_sta
     all ground, stays."""
     dets, truth = detections(KONG, top_down())
     image = paint(dets, truth)
-    faces = np.flatnonzero(dets.is_tile)
-    standing, blank = int(faces[0]), int(faces[1])
-    x0, y0, x1, y1 = dets.xyxy[standing].astype(int).tolist()
-    image[y0:y1, x0:x1] = FACE
-    image[y0:(y0 + y1) // 2, x0:x1] = BACK  # its back's top above its side
-    bx0, by0, bx1, by1 = dets.xyxy[blank].astype(int).tolist()
-    image[by0:by1, bx0:bx1] = FACE  # 白: no ink
-    white = parse_tiles("P")[0]
-    dets.class_id[[standing, blank]] = white
-    rows = np.zeros(len(dets), bool)
-    rows[[standing, blank]] = True
+    standing, blank, rows = _standing_top_and_blank(image, dets, BACK)
     shares = back_shares(image, dets, rows)
     assert shares is not None and shares[blank] < BLANK_BACK <= shares[standing] < BACK_SHARE
     assert not shares[~rows].any()  # only the boxes asked about are measured
@@ -165,15 +173,7 @@ def test_on_a_set_with_light_backs_a_blank_face_stays_and_a_standing_top_still_g
         x0, y0, x1, y1 = dets.xyxy[row].astype(int).tolist()
         for y in range(y0 + 2, y1 - 1, 3):
             image[y:y + 2, x0 + 2:x1 - 2] = INK  # two rows of ink in three
-    standing, blank = int(faces[0]), int(faces[1])
-    x0, y0, x1, y1 = dets.xyxy[standing].astype(int).tolist()
-    image[y0:y1, x0:x1] = FACE
-    image[y0:(y0 + y1) // 2, x0:x1] = light  # its back's top above its side
-    bx0, by0, bx1, by1 = dets.xyxy[blank].astype(int).tolist()
-    image[by0:by1, bx0:bx1] = FACE  # 白: no ink
-    dets.class_id[[standing, blank]] = parse_tiles("P")[0]
-    rows = np.zeros(len(dets), bool)
-    rows[[standing, blank]] = True
+    standing, blank, rows = _standing_top_and_blank(image, dets, light)
     shares = back_shares(image, dets, rows)
     assert shares is not None and shares[blank] >= BLANK_BACK  # nearer the backs than the ink
     told = tops_told_by_colour(image, dets)
