@@ -30,6 +30,7 @@ def shares_by_group(folders: list[Path], models: Path) -> dict[str, list[float]]
     """Shares of the found boxes, grouped as ``read <kind> on <labeled kind>``."""
     det = load_model(models, threads=2)
     det.unboxed_blanks = lambda image, dets: dets  # boxes added where colour shows a face
+    det.unboxed_backs = lambda image, dets: dets  # and where it shows a back
     unchanged = detector_module.told_by_colour, detector_module.tops_told_by_colour
     detector_module.told_by_colour = lambda image, dets: dets
     detector_module.tops_told_by_colour = lambda image, dets: dets
