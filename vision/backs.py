@@ -96,7 +96,7 @@ def nearer_back(px: np.ndarray, back: np.ndarray, face: np.ndarray) -> float:
 
 def ground_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
     """(3,) Lab colour of the faces' ground: the median over the surest faces (those whose
-    colour :func:`vision.backs.back_shares` takes for the faces') of the mean of each middle's
+    colour :func:`frame_colours` takes for the faces') of the mean of each middle's
     brightest pixels (ink is darker than its ground); None without sure faces."""
     sure = np.flatnonzero((dets.confidence >= SURE) & dets.is_tile)
     sure = sure[np.argsort(-dets.confidence[sure])[:MAX_SURE]]

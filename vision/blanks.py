@@ -54,7 +54,7 @@ FELT_LEAST = 4.0
 # Lab, on a green felt under green backs); of the 11,631 on nothing 3 pass both
 BACK_PLACE_SHARE = 0.8
 FELT_OVER_BACK = 3.0
-ONE_PLACE = 0.2  # IoU of two back places over which they are one (the surer kept)
+ONE_PLACE = 0.2  # IoU of two back places over which they are one (the nearer the backs' kept)
 FELT_STEP = 8  # the felt's colour is taken from every 8th pixel each way (a frame's time)
 FELT_MARGIN = 6  # pixels around each box left out of the felt
 
