@@ -163,19 +163,22 @@ def tops_told_by_colour(image: np.ndarray, dets: TileDetections) -> TileDetectio
     unsure = dets.is_tile & (dets.confidence < UNSURE_FACE)
     if not (blank | unsure).any():
         return dets
-    share = back_shares(image, dets, blank | unsure)
-    if share is None:
+    colours = frame_colours(image, dets)
+    if colours is None:
         return dets
-    drop = unsure & (share >= UNSURE_BACK)
-    if (blank & (share >= BLANK_BACK)).any():
-        # a 白 shows the faces' ground, which the faces' own colour (their ink) stands for
-        # badly: on a set with light backs a 白 lies nearer the backs than inked faces do
-        # (fresh real-face table_s21_000003: 0.54). Its share nearer the backs than the
-        # ground decides; where the two are alike, colour cannot tell and the 白 stays.
-        colours, ground = frame_colours(image, dets), ground_colour(image, dets)
-        if colours is not None and ground is not None \
-                and float(np.linalg.norm(colours[0] - ground)) >= MIN_APART:
-            for r in np.flatnonzero(blank & (share >= BLANK_BACK)):
-                px = middle_lab(image, dets.xyxy[r])
-                drop[r] |= len(px) > 0 and nearer_back(px, colours[0], ground) >= BLANK_BACK
+    back, face = colours
+    middles = {int(r): middle_lab(image, dets.xyxy[r]) for r in np.flatnonzero(blank | unsure)}
+    shares = {r: nearer_back(px, back, face) for r, px in middles.items() if len(px)}
+    drop = np.zeros(len(dets), bool)
+    for r, share in shares.items():
+        drop[r] = bool(unsure[r]) and share >= UNSURE_BACK
+    # a 白 shows the faces' ground, which the faces' own colour (their ink) stands for badly:
+    # on a set with light backs a 白 lies nearer the backs than inked faces do (fresh
+    # real-face table_s21_000003: 0.54). Its share nearer the backs than the ground decides
+    # too; where the two are alike, colour cannot tell and the 白 stays.
+    tops = [r for r, share in shares.items() if blank[r] and share >= BLANK_BACK]
+    ground = ground_colour(image, dets) if tops else None
+    if ground is not None and float(np.linalg.norm(back - ground)) >= MIN_APART:
+        for r in tops:
+            drop[r] |= nearer_back(middles[r], back, ground) >= BLANK_BACK
     return dets[~drop] if drop.any() else dets

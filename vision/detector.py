@@ -879,23 +879,22 @@ class Detector:
         sure = self.crop_probs(image, places)[:, blank].sum(axis=1) >= SURE_BLANK
         if not sure.any():
             return dets
-        n = int(sure.sum())
-        added = TileDetections(  # its top-k: 白 alone (the default), padded by merge
-            xyxy=places[sure].astype(dets.xyxy.dtype), confidence=np.full(n, self.conf, np.float32),
-            class_id=np.full(n, BLANK_CLASS, np.int16),
-            data={k: np.zeros((n, *v.shape[1:]), v.dtype) for k, v in dets.data.items()})
-        return TileDetections.merge([dets, added])
+        return self._found_by_row(dets, places[sure], BLANK_CLASS)
 
     def unboxed_backs(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """``dets`` with a back box added at each place at a row's end that shows the backs'
         colour and no box (:func:`vision.blanks.back_places`), scored at the threshold."""
         places = back_places(image, dets)
-        if not len(places):
-            return dets
-        n = len(places)
+        return self._found_by_row(dets, places, BACK_CLASS) if len(places) else dets
+
+    def _found_by_row(self, dets: TileDetections, boxes: np.ndarray, kind: int
+                      ) -> TileDetections:
+        """``dets`` with boxes of ``kind`` added at ``boxes``, scored at the threshold (found
+        by their row, not by the detector); their top-k: the kind alone, padded by merge."""
+        n = len(boxes)
         added = TileDetections(
-            xyxy=places.astype(dets.xyxy.dtype), confidence=np.full(n, self.conf, np.float32),
-            class_id=np.full(n, BACK_CLASS, np.int16),
+            xyxy=boxes.astype(dets.xyxy.dtype), confidence=np.full(n, self.conf, np.float32),
+            class_id=np.full(n, kind, np.int16),
             data={k: np.zeros((n, *v.shape[1:]), v.dtype) for k, v in dets.data.items()})
         return TileDetections.merge([dets, added])
 

@@ -572,13 +572,12 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         pos = calib.to_table(dets.center)
     face_up = dets.is_tile & ~halved
     tiles = face_up | backs
+    cut = at_edge(dets.xyxy, calib.frame) if calib.frame[0] and n else np.zeros(n, bool)
     centre = np.zeros(2)
     away = np.zeros(n, bool)
     if calib.guessed and tiles.sum() >= 20:  # hands and walls frame the centre all round
         rows = np.flatnonzero(tiles)
-        edge = at_edge(dets.xyxy[rows], calib.frame) if calib.frame[0] else np.zeros(
-            len(rows), bool)
-        away[rows[~on_table(pos[rows], edge, face_up[rows])]] = True
+        away[rows[~on_table(pos[rows], cut[rows], face_up[rows])]] = True
         lo, hi = np.percentile(pos[tiles & ~away], [2, 98], axis=0)
         centre = (lo + hi) / 2
     rel = pos - centre
@@ -599,7 +598,6 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     a = np.einsum("ij,ij->i", rel, rights[seat]) / np.maximum(w_of, 1e-9) if n else np.zeros(0)
     sideways, seen, across, flat = _sideways(calib, dets, pos, seat, w_of,
                                              layout.tile_aspect)
-    cut = at_edge(dets.xyxy, calib.frame) if calib.frame[0] and n else np.zeros(n, bool)
     standing: list[int] = []  # faces of standing hands seen edge-on: backs of the hand
     sideways &= face_up
     role = np.full(n, "", dtype="<U9")

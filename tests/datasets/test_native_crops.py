@@ -135,7 +135,6 @@ def test_tile_faces_file_each_face_up_tile_under_its_kind(tmp_path: Path) -> Non
         write_scene_faces(tmp_path / "x", 1, what="walls", progress=False)
 
 
-
 @needs_art
 def test_tile_faces_drawn_in_the_styles_asked_for(tmp_path: Path) -> None:
     """``styles`` picks the drawn sets a crop run shows (the font sets alone, say); a style
@@ -153,6 +152,7 @@ def test_tile_faces_drawn_in_the_styles_asked_for(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="art style 'nowhere' is not available"):
         write_scene_faces(tmp_path / "x", 1, faces="art", progress=False, styles=["nowhere"])
     assert not (tmp_path / "x").exists()
+
 
 def _labeled_photo(folder: Path, split: str, name: str, box: tuple[int, int, int, int]) -> None:
     """A 640x480 grey photo with one die box painted white, labeled as a die."""

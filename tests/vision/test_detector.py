@@ -92,7 +92,6 @@ def test_an_unsure_face_box_half_inside_surer_ones_is_dropped() -> None:
     assert unsure_straddles_dropped(back).class_id.tolist() == [13, BACK_CLASS, 15, 16, 17]
 
 
-
 def test_a_face_box_wholly_inside_surer_ones_is_dropped_however_named() -> None:
     """A box across two touching tiles that the detector scored above them (so its own rule
     kept it) but the classifier named less surely lies wholly inside the two: it goes even
@@ -106,6 +105,7 @@ def test_a_face_box_wholly_inside_surer_ones_is_dropped_however_named() -> None:
     assert len(unsure_straddles_dropped(out)) == 4  # 40 of its 48 rows inside: 0.83
     surest = dets.with_(confidence=np.array([0.8, 0.7, 0.9, 0.6], np.float32))
     assert len(unsure_straddles_dropped(surest)) == 4  # named the surest: the others lie in it
+
 
 def _row_of_tiles(n: int = 8) -> np.ndarray:
     """Face boxes of ``n`` touching tiles (30 x 40 px) in a row."""
