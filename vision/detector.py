@@ -29,7 +29,7 @@ from vision.blanks import back_places, face_places
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
 from vision.labels import BACK_CLASS, ClassMap, class_map, parse_names
-from vision.training.crops import READ_PADS
+from vision.training.crops import ASKEW, READ_PADS
 
 DEFAULT_THREADS = 2  # a 2-core laptop (idle threads sleep, so 2 do not lose to 1 on a busy CPU)
 LETTERBOX_FILL = 114
@@ -433,6 +433,10 @@ class Detector:
             tuned to single boxes and reads worse so.
         pads: the crops each tile is named from, grown by these shares of its box a side,
             their odds multiplied (default ``READ_PADS``: a tight and a loose crop).
+        askew: the angles (degrees) a tile's crops are read again at, turned, when the
+            classifier is unsure of it (:func:`vision.training.crops.padded_probs`; empty:
+            never). Default ``ASKEW`` for ``stills``, none for a stream: the bundled video,
+            read each quarter turn once, missed a scripted event more with it.
         dice_finder: path of a second detection model trained on windows cut at a dice
             photo's own scale (``mjtable dataset photo-crops``): on a still of dice (fewer
             than ``AUTO_MIN_FOUND`` tiles at a close-up size) it reads the photo at up to
@@ -450,7 +454,8 @@ class Detector:
                  backend: str | None = None, ink: bool = True,
                  flips: bool | None = None,
                  dice_finder: str | os.PathLike[str] | None = None,
-                 pads: Sequence[float] | None = None) -> None:
+                 pads: Sequence[float] | None = None,
+                 askew: Sequence[float] | None = None) -> None:
         if not 0.0 <= conf <= 1.0:
             raise ValueError(f"confidence threshold must lie in 0..1, got {conf}")
         self.det = OnnxModel(detector, threads, backend)
@@ -504,6 +509,10 @@ class Detector:
         self.pads = tuple(READ_PADS if pads is None else pads)
         if not self.pads or any(not 0.0 <= p <= 0.5 for p in self.pads):
             raise ValueError(f"crop pads must be one or more shares in 0..0.5, got {self.pads}")
+        self.askew = tuple((ASKEW if stills else ()) if askew is None else askew)
+        if any(not -45.0 < a < 45.0 or a == 0.0 for a in self.askew):
+            raise ValueError(f"askew angles must lie in -45..45 degrees and not be 0, "
+                             f"got {self.askew}")
         self.read_dice = read_dice
         self.reuse_crops = reuse_crops and not stills
         self.crops_classified = 0  # crops sent to the classifier so far (the cache's effect)
@@ -828,7 +837,8 @@ class Detector:
                    pads: Sequence[float] | None = None) -> np.ndarray:
         """(len(boxes), nc) the crop classifier's probabilities for ``boxes`` (pixel xyxy) of
         ``image``: each box's crops at ``pads`` (default the detector's), each in its turns
-        and weighed by its ink, their odds multiplied."""
+        and weighed by its ink, their odds multiplied; an unsure box's crops also turned
+        ``askew``."""
         from vision.training.crops import padded_probs, symmetric_probs
 
         assert self.cls is not None
@@ -836,7 +846,7 @@ class Detector:
         return padded_probs(
             image, boxes, lambda cs: symmetric_probs(cs, self.classify_crops, self.turns),
             self.pads if pads is None else tuple(pads), self.cls.imgsz[0],
-            None if ink is None else lambda cs, ps: weigh_ink(cs, ps, *ink))
+            None if ink is None else lambda cs, ps: weigh_ink(cs, ps, *ink), self.askew)
 
     def straddlers_split(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """``dets`` with each box over two touching tiles (:func:`two_tile_straddlers`) made

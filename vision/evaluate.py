@@ -47,18 +47,20 @@ MAP_CONF = 0.01
 
 def load_model(spec: str | Path, threads: int | None = None, size: int | None = None,
                conf: float = 0.25, grey: bool = False, backend: str | None = None,
-               ink: bool = True, flips: bool = True) -> Detector:
+               ink: bool = True, flips: bool = True, askew: bool = True) -> Detector:
     """The :class:`Detector` that ``mjtable detect --models`` builds, for evaluation.
 
     ``spec``: a models folder (``detector.onnx``, with ``classifier.onnx``, ``dice.onnx`` and
     ``dice_finder.onnx`` when present), or ``DETECTOR[+CLASSIFIER[+DICE[+FINDER]]]`` ONNX
     files. ``size``: a fixed detector input size instead of the automatic choice; ``conf``:
     the operating threshold; ``grey``: the reference model's grey input; ``backend``, ``ink``,
-    ``flips``: as :class:`Detector` takes them.
+    ``flips``: as :class:`Detector` takes them; ``askew``: False reads no tile turned (its
+    ``askew=()``).
     """
     if Path(spec).is_dir():
         return load_detector(spec, conf=conf, threads=threads, imgsz=size or "auto",
-                             stills=True, grey=grey, backend=backend, ink=ink, flips=flips)
+                             stills=True, grey=grey, backend=backend, ink=ink, flips=flips,
+                             askew=None if askew else ())
     parts = str(spec).split("+")
     if len(parts) > 4:
         raise ValueError(f"{spec}: expected a models folder or "
@@ -69,7 +71,7 @@ def load_model(spec: str | Path, threads: int | None = None, size: int | None = 
     cls, dice, finder = [*parts[1:], None, None, None][:3]
     return Detector(parts[0], cls, dice=dice, dice_finder=finder, conf=conf, threads=threads,
                     imgsz=size or "auto", stills=True, grey=grey, backend=backend, ink=ink,
-                    flips=flips)
+                    flips=flips, askew=None if askew else ())
 
 
 def named(dets: TileDetections, labels: Collection[str]) -> Detections:

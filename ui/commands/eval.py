@@ -50,6 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-ink", action="store_true",
                    help="tell E from F by the classifier alone, without the ink's colour "
                         "(vision/ink.py): what the colour adds")
+    p.add_argument("--no-askew", action="store_true",
+                   help="never read an unsure tile's crops again turned a little either way "
+                        "(vision/training/crops.py ASKEW): what those readings add")
     p.add_argument("--brief", action="store_true", help="no per-class table")
     p.add_argument("--misses", type=number(int, 0, 10**9), default=10,
                    help="with --tables: how many missed seats to list (default 10; the rest "
@@ -90,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         for spec, label, _ in specs:
             detector = load_model(spec, args.threads, args.imgsz, args.conf,
                                   backend=args.backend, ink=not args.no_ink,
-                                  flips=not args.no_flips)
+                                  flips=not args.no_flips, askew=not args.no_askew)
             score, seconds = evaluate_tables(detector, scenes, args.ruleset)
             print(format_tables(score, label, seconds, misses=args.misses))
         return 0
@@ -105,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     for spec, label, reference in specs:
         size = None if reference else args.imgsz
         detector = load_model(spec, args.threads, size, args.conf, grey=reference,
-                              backend=args.backend, ink=not args.no_ink, flips=not args.no_flips)
+                              backend=args.backend, ink=not args.no_ink, flips=not args.no_flips,
+                              askew=not args.no_askew)
         print(format_report(evaluate(detector, data, label), per_class=not args.brief))
     return 0
