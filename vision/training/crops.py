@@ -24,10 +24,10 @@ CROP_SIZE = 64
 # 99.88% against 95.18%, 95.68%, 99.88% (bench/crop_pads.py; MODELS.md, eighteenth session)
 READ_PADS = (0.0, 0.2)
 # a tile whose likeliest class is under ASKEW_BELOW is read again at every pad turned by each of
-# ASKEW (degrees), the odds of all its crops multiplied: on REALVAL6 and 7 seats exactly right
-# went 629 -> 634 and 641 -> 655 of 800 (turned +-10: 628, 660; +-20: 630, 650; +-25: 624 on
-# REALVAL6; every tile, not only unsure ones: 635, 657 at twice the time a scene; turned at
-# the loose pad only: 622, 639). MODELS.md, twenty-eighth session
+# ASKEW (degrees), the odds of all its crops multiplied: seats exactly right on REALVAL6 and 7
+# 629 -> 635 and 641 -> 657 of 800, on the untouched REALVAL9 943 -> 971 of 1,200, `eval`'s
+# time a scene +15% (every tile turned: about the same seats at twice the time; other angles
+# and pads read fewer over the two). MODELS.md, twenty-eighth session
 ASKEW = (-15.0, 15.0)
 ASKEW_BELOW = 0.9
 ASKEW_MARGIN = 0.35  # of the box a side cut beyond the crop, so turned corners show the image
