@@ -36,6 +36,9 @@ busy 2-core machine). Prints
 - ``delay``: for each event, the camera time from the frame that changed to the frame that
   reported it (in frames and ms of the video: a live stream at the same rate waits the same)
   plus that frame's processing time (what a live viewer waits; aim < 300 ms);
+- ``still_read_ms_median``: in the same run, ``Detector.detect`` on the photos as ``mjtable
+  read`` reads a still (each choosing its size, every quarter turn of each crop), with and
+  without reading an unsure tile's crops again turned (``askew``, twenty-eighth session);
 - ``sample_read_accuracy`` and ``pip_count_accuracy_dice_real`` as before.
 
 Timings on a shared machine are noisy: rerun before drawing conclusions.
@@ -441,7 +444,14 @@ def main() -> int:
                                               backend="onnxruntime"), frames)
     configs["table region video", 2] = (regions["video"], frames)  # type: ignore[assignment]
     configs["table region photos", 2] = (regions["photos"], images)  # type: ignore[assignment]
+    configs["still", 2] = (load_detector(models, threads=2, stills=True), images)
+    configs["still, not askew", 2] = (load_detector(models, threads=2, stills=True, askew=()),
+                                      images)
     ms = interleaved_ms(configs, args.repeat)
+    still, plain = ms["still", 2][0], ms["still, not askew", 2][0]
+    print(f"still_read_ms_median[backend=onnxruntime, threads=2, {len(images)} photos, as "
+          f"`mjtable read` reads]: {still:.1f}; without reading unsure tiles turned "
+          f"(askew=()): {plain:.1f}  ({still / plain:.2f}x)")
     base, base_find = ms["square", 2]
     print(f"detector_ms_median[backend=onnxruntime, input=960x960 square, threads=2]: "
           f"{base:.1f} ({base_find:.1f} the detection stage alone)  (before the rectangular "
