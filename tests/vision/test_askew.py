@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.vision.onnx_graphs import centre_pixel_classifier, fixed_detector
-from vision.detector import Detector
+from vision.detector import Detector, default_models_dir, load_detector
 from vision.evaluate import load_model
 from vision.training.crops import ASKEW, ASKEW_BELOW, padded_probs, turned_crop
 
@@ -99,3 +99,19 @@ def test_a_still_is_read_askew_by_default_a_stream_not_and_odd_angles_are_refuse
     for bad in ([0.0], [50.0], [-45.0]):
         with pytest.raises(ValueError, match=r"askew angles must lie in -45\.\.45 degrees"):
             Detector(det_path, cls_path, askew=bad)
+
+
+@pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
+                    reason="no shipped models")
+def test_eval_no_askew_reads_every_tile_once_a_pad() -> None:
+    """``mjtable eval --no-askew`` measures what the turned reading adds: the same models
+    (``read``, ``detect`` and ``eval`` read stills turned; ``watch``'s stream does not)."""
+    from ui.cli import build_parser
+
+    models = default_models_dir()
+    assert load_model(models).askew == ASKEW
+    assert load_model(models, askew=False).askew == ()
+    assert load_detector(models).askew == ()
+    assert load_detector(models, stills=True).askew == ASKEW
+    assert build_parser().parse_args(["eval", "--tables", "x", "--no-askew"]).no_askew
+    assert not build_parser().parse_args(["eval", "--tables", "x"]).no_askew
