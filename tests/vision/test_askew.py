@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +48,7 @@ def test_a_box_at_the_image_edge_is_turned_without_shifting() -> None:
         turned_crop(image, np.array([5.0, 5.0, 5.0, 9.0]), 15.0)
 
 
-def _counting(sure: float) -> tuple[list[int], object]:
+def _counting(sure: float) -> tuple[list[int], Callable[[list[np.ndarray]], np.ndarray]]:
     """A classifier of two classes whose first is ``sure`` for an upright bar and less sure
     for a turned one; it counts the crops it is shown."""
     shown: list[int] = []

@@ -33,19 +33,27 @@ ASKEW_BELOW = 0.9
 ASKEW_MARGIN = 0.35  # of the box a side cut beyond the crop, so turned corners show the image
 
 
-def crop_box(image: np.ndarray, box_xyxy: tuple[float, float, float, float] | np.ndarray,
-             size: int = CROP_SIZE, pad: float = CROP_PAD) -> np.ndarray:
-    """The ``size`` x ``size`` BGR crop of one box (pixel x1, y1, x2, y2) of ``image``."""
+def _grown(image: np.ndarray, box_xyxy: tuple[float, float, float, float] | np.ndarray,
+           pad: float) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """The part of ``image`` under one box grown by ``pad`` of its size a side, clipped to the
+    image, and the grown box's own pixel bounds (x1, y1, x2, y2), which may lie outside it."""
     h, w = image.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in box_xyxy)
     if x2 <= x1 or y2 <= y1:
         raise ValueError(f"empty box {x1:.1f},{y1:.1f},{x2:.1f},{y2:.1f}")
     dx, dy = (x2 - x1) * pad, (y2 - y1) * pad
-    xa, ya = max(0, round(x1 - dx)), max(0, round(y1 - dy))
-    xb, yb = min(w, round(x2 + dx)), min(h, round(y2 + dy))
-    if xb - xa < 2 or yb - ya < 2:
+    xa, ya, xb, yb = round(x1 - dx), round(y1 - dy), round(x2 + dx), round(y2 + dy)
+    part = image[max(0, ya):min(h, yb), max(0, xa):min(w, xb)]
+    if part.shape[0] < 2 or part.shape[1] < 2:
         raise ValueError(f"box {x1:.1f},{y1:.1f},{x2:.1f},{y2:.1f} lies outside the {w}x{h} image")
-    return cv2.resize(image[ya:yb, xa:xb], (size, size), interpolation=cv2.INTER_AREA)
+    return part, (xa, ya, xb, yb)
+
+
+def crop_box(image: np.ndarray, box_xyxy: tuple[float, float, float, float] | np.ndarray,
+             size: int = CROP_SIZE, pad: float = CROP_PAD) -> np.ndarray:
+    """The ``size`` x ``size`` BGR crop of one box (pixel x1, y1, x2, y2) of ``image``."""
+    part, _ = _grown(image, box_xyxy, pad)
+    return cv2.resize(part, (size, size), interpolation=cv2.INTER_AREA)
 
 
 def turned_crop(image: np.ndarray, box_xyxy: tuple[float, float, float, float] | np.ndarray,
@@ -54,15 +62,8 @@ def turned_crop(image: np.ndarray, box_xyxy: tuple[float, float, float, float] |
     (in the square the classifier sees); its corners show the image around the box, the
     edge's pixels repeated where the box lies near the image's edge."""
     h, w = image.shape[:2]
-    x1, y1, x2, y2 = (float(v) for v in box_xyxy)
-    if x2 <= x1 or y2 <= y1:
-        raise ValueError(f"empty box {x1:.1f},{y1:.1f},{x2:.1f},{y2:.1f}")
     grow = pad + ASKEW_MARGIN
-    dx, dy = (x2 - x1) * grow, (y2 - y1) * grow
-    xa, ya, xb, yb = round(x1 - dx), round(y1 - dy), round(x2 + dx), round(y2 + dy)
-    part = image[max(0, ya):min(h, yb), max(0, xa):min(w, xb)]
-    if part.shape[0] < 2 or part.shape[1] < 2:
-        raise ValueError(f"box {x1:.1f},{y1:.1f},{x2:.1f},{y2:.1f} lies outside the {w}x{h} image")
+    part, (xa, ya, xb, yb) = _grown(image, box_xyxy, grow)
     part = cv2.copyMakeBorder(part, max(0, -ya), max(0, yb - h), max(0, -xa), max(0, xb - w),
                               cv2.BORDER_REPLICATE)
     big = round(size * (1 + 2 * grow) / (1 + 2 * pad))
