@@ -353,6 +353,12 @@ class SeatReading:
         """Standing tiles (seen or hidden) plus melds, each kong counted as 3."""
         return len(self.hand) + self.hidden + 3 * len(self.melds)
 
+    @property
+    def face_up_count(self) -> int:
+        """Face-up tiles of the hand and its melds (kongs count 3), backs left out: a hand laid
+        down shows 14 however many stray back boxes (the detector's least sure) lie beside."""
+        return len(self.hand) + 3 * len(self.melds)
+
     def face_up(self, is_tile: np.ndarray) -> list[tuple[int, str, int]]:
         """Each face-up tile the seat shows as ``(detection row, part, index)``: ``part`` is
         ``hand`` (index: its place in the hand), ``meld`` (index: the meld's) or ``flowers``

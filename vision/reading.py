@@ -149,7 +149,10 @@ def build_record(reading: TableReading, *, ruleset: str, dealer: int = 0,
                 notes.append(f"seat {s.seat} meld {i + 1}: claimed tile not seen; taken from "
                              f"seat {(s.seat + 3) % 4} (上家)")
         concealed = format_tiles(s.hand, sort=True)  # the usual notation, not the row's order
-        if s.hidden:
+        if s.hidden and s.seat == winner and s.face_up_count == 14:
+            notes.append(f"seat {s.seat}: {s.hidden} back{'' if s.hidden == 1 else 's'} beside "
+                         "a winning hand laid down, left out")
+        elif s.hidden:
             concealed = ""
             notes.append(f"seat {s.seat}: {s.hidden} standing tiles seen from behind; hand "
                          "left unknown")
@@ -246,8 +249,9 @@ def _holds_tiles(corners: np.ndarray, dets: TileDetections, share: float = 0.98)
 
 
 def showing_fourteen(reading: TableReading) -> list[int]:
-    """Seats that lay down 14 tiles face up: each may be showing a win."""
-    return [s.seat for s in reading.seats if s.tile_count == 14 and s.hidden == 0 and s.hand]
+    """Seats that lay down 14 tiles face up: each may be showing a win (a stray back box
+    beside them hides none, as the live pipeline's win check has it)."""
+    return [s.seat for s in reading.seats if s.face_up_count == 14 and s.hand]
 
 
 def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[int],

@@ -766,6 +766,20 @@ def _dets(scene: Scene, misread: dict[int, int] | None = None):
     return dets, TableCalibration.from_corners(table_corners(cam))
 
 
+def test_a_stray_back_beside_a_winning_hand_laid_down_hides_no_win() -> None:
+    """A back box in the winner's row (the detector's least sure kind, one more than the hand
+    holds) neither hides the win nor empties the winner's hand in the record, as the live
+    pipeline's win check has it; another seat's backs still leave its hand unknown."""
+    seats = [SeatSpec(hand="123m456p78988sWWW", hidden=1), *SHOWDOWN.seats[1:]]
+    out = read_detections(*_dets(Scene(seats=seats, wall=60, dice=(3, 4))), ruleset="shandong")
+    assert out.table.seats[0].hidden == 1 and out.table.seats[0].face_up_count == 14
+    record = parse_record(out.record)
+    assert record.wins[0].seat == 0
+    assert format_tiles(sorted(record.seats[0].concealed)) == "123m456p78889sWWW"
+    assert record.seats[2].concealed == ()  # ten standing tiles seen from behind: unknown
+    assert any("1 back beside a winning hand" in n for n in out.notes)
+
+
 def test_impossible_winner_hand_is_repaired_from_top_k_and_flagged() -> None:
     # body 4 is the winner's 5p; read as 6p (runner-up 5p): 123m4 6 6p... is not a finished hand
     out = read_detections(*_dets(SHOWDOWN, {4: parse_tiles("6p")[0]}), ruleset="shandong")
