@@ -118,7 +118,8 @@ def detect_region(detector: object, image: np.ndarray, region: Region | None) ->
 class ChangeTracker:
     """Detections kept from the last analysed picture, updated only where a frame differs.
 
-    ``passes`` counts how frames were analysed: ``whole``, ``windows`` or ``none`` (reused).
+    ``passes`` counts how frames were analysed: ``whole``, ``table``, ``windows``, ``still``
+    (:meth:`keep`) or ``none`` (reused).
     """
 
     def __init__(self) -> None:
@@ -178,6 +179,13 @@ class ChangeTracker:
             self._refresh_reference(change)
         self.dets = dets
         return dets
+
+    def keep(self, dets: TileDetections, again: bool = False) -> None:
+        """``dets`` describe the frame last compared, found by a whole pass of another kind
+        (a still's reading of a hand laid down): they are kept, and that frame compared with.
+        Counted as ``still``, or ``still again`` for a frame this tracker analysed already."""
+        self.dets, self.reference = dets, self._grey
+        self.passes["still again" if again else "still"] += 1
 
     def _windows(self, lb: Letterbox, shape: tuple[int, ...], change: Change
                  ) -> list[tuple[int, int, int, int]] | None:

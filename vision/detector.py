@@ -14,6 +14,7 @@ Model output is converted to project class ids only here, at the boundary.
 from __future__ import annotations
 
 import ast
+import copy
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -518,6 +519,18 @@ class Detector:
         self.crops_classified = 0  # crops sent to the classifier so far (the cache's effect)
         self._cache: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.last_found: TileDetections | None = None  # the last detection stage (evaluation)
+
+    def as_still(self) -> Detector:
+        """This detector as ``mjtable read`` reads a photo of a whole table (``stills``: the
+        input size chosen for the picture, every quarter turn of a crop, an unsure tile read
+        again turned; not mirrored, as a table is read once), sharing the loaded models; a
+        stream reads a hand laid down so (:class:`vision.pipeline.Pipeline`)."""
+        if self.stills:
+            return self
+        twin = copy.copy(self)
+        twin.stills, twin.turns, twin.flips, twin.askew = True, 4, False, tuple(ASKEW)
+        twin.sizes, twin.reuse_crops, twin._cache = twin.candidates, False, None
+        return twin
 
     @property
     def two_stage(self) -> bool:

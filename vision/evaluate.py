@@ -377,10 +377,10 @@ def _marked(score: TableScore) -> str:
 
 
 def format_tables(score: TableScore, label: str, seconds: float, top_confusions: int = 15,
-                  misses: int = 10) -> str:
-    """The text block ``mjtable eval --tables`` prints for one model."""
-    lines = [f"== {label}  ({seconds:.2f} s/scene, {score.scenes} scenes, read as "
-             "`mjtable read` reads)",
+                  misses: int = 10, how: str = "read as `mjtable read` reads") -> str:
+    """The text block ``mjtable eval --tables`` prints for one model (``how``: how the
+    scenes were read)."""
+    lines = [f"== {label}  ({seconds:.2f} s/scene, {score.scenes} scenes, {how})",
              f"  seats whose face-up tiles (hand, melds, flowers) are exactly right: "
              f"{_share(score.seats)}{_in_view(score.seats, score.seats_in_view)}",
              f"  winner's hand exactly right (recorded as the win): {_share(score.winners)}"

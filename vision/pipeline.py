@@ -49,7 +49,7 @@ from vision.reading import (
     table_waits,
 )
 from vision.region import Region, inside, table_region
-from vision.repair import Repair, winning_test
+from vision.repair import MAX_TRIES, Repair, winning_test
 from vision.stability import (
     STABLE_READINGS,
     STABLE_S,
@@ -113,6 +113,11 @@ class Pipeline:
             full pass reads only the table's region (:mod:`vision.region`), until the camera
             moves; a negative ``motion`` analyses every frame whole either way (and keeps
             the boxes in the table's region, so both ways read the same part of the picture).
+        showdown_stills: a frame whose reading shows a seat laying 14 tiles down face up is
+            read again as ``mjtable read`` reads a photo (:meth:`Detector.as_still`: every
+            quarter turn of a crop, an unsure tile turned, the whole repair), and so is each
+            frame analysed while a hand lies down, so a win and its record are a still's
+            reading. A stream alone reads tables worse (``bench/live_tables.py``).
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
@@ -122,7 +127,8 @@ class Pipeline:
                  corners: Sequence[Sequence[float]] | None = None, bottom_seat: int = 0,
                  stable_s: float = STABLE_S, stable_readings: int = STABLE_READINGS,
                  motion: float = 1.5, settle: bool = True, layout: TableLayout | None = None,
-                 capture_options: dict[str, Any] | None = None, changes: bool = True) -> None:
+                 capture_options: dict[str, Any] | None = None, changes: bool = True,
+                 showdown_stills: bool = True) -> None:
         if detector is None:
             from vision.detector import load_detector
 
@@ -136,6 +142,9 @@ class Pipeline:
         self.layout = layout
         self.motion = motion
         self.changes = ChangeTracker() if changes and motion >= 0 else None
+        as_still = getattr(detector, "as_still", None)
+        self.still = as_still() if showdown_stills and as_still is not None else None
+        self._laid_down = False  # the last reading showed a hand laid down: read stills
         self.stability = Stabilizer(stable_s, stable_readings)
         self._turns_indicator = rules_for(ruleset).turns_indicator
         self.calibration: TableCalibration | None = None
@@ -274,10 +283,14 @@ class Pipeline:
             change = self._last_change
         elif not reused:
             self._last_change, self._changed_at = change, frame.time
+        stilled = False  # this frame's detections are a still's
         if reused:
             dets = self._last_dets
         else:
-            if change is None:  # every frame whole: the yardstick of the region pass too
+            if self._laid_down and self.still is not None and self.calibration is not None \
+                    and not moved:
+                dets, stilled = self._still_pass(image, again=False), True
+            elif change is None:  # every frame whole: the yardstick of the region pass too
                 dets = self.detector.detect(image)
                 if region is not None:
                     dets = dets[inside(dets.xyxy, region, (image.shape[1], image.shape[0]))]
@@ -297,9 +310,13 @@ class Pipeline:
         if reused and self._last_reading is not None:
             table, fixed = self._last_reading  # same detections, same reading
         else:
-            table = read_table(dets, self.calibration, self.layout)
-            fixed, _ = legal_reading(table, self.ruleset, showing_fourteen(table), self.options,
-                                     indicator=self.indicator, max_tries=REPAIR_TRIES)
+            table, fixed = self._read(dets, stilled)
+            if self.still is not None and not stilled and showing_fourteen(table):
+                t2 = time.perf_counter()  # a hand laid down: read as a photo is read
+                table, fixed = self._read(self._still_pass(image, again=True), True)
+                timings["still"], stilled = time.perf_counter() - t2, True
+            if stilled:  # stills go on while a hand lies down
+                self._laid_down = bool(showing_fourteen(table))
             self._last_reading = (table, fixed)
         if reused and not unchanged:  # the picture changed unread: no run goes on over it
             self.stability.interrupt()
@@ -311,6 +328,27 @@ class Pipeline:
                            hands=list(self.hands), dice=self.dice,
                            hand_dice=self.hand_dice(), events=events,
                            reused=reused, timings=timings)
+
+    def _read(self, dets: TileDetections, still: bool) -> tuple[TableReading, Repair]:
+        """The table a frame's detections show, repaired (a still's with a photo's tries)."""
+        table = read_table(dets, self.calibration, self.layout)
+        fixed, _ = legal_reading(table, self.ruleset, showing_fourteen(table), self.options,
+                                 indicator=self.indicator,
+                                 max_tries=MAX_TRIES if still else REPAIR_TRIES)
+        return table, fixed
+
+    def _still_pass(self, image: np.ndarray, again: bool) -> TileDetections:
+        """The frame's detections as a photo's are found (:attr:`still`), in the table's region;
+        they are kept as the frame's, and the change mask compares the next frames with it
+        (``again``: the frame was read as a stream first)."""
+        assert self.still is not None
+        dets = self.still.detect(image)
+        if self.region is not None:
+            dets = dets[inside(dets.xyxy, self.region, (image.shape[1], image.shape[0]))]
+        self._last_dets = dets
+        if self.changes is not None:
+            self.changes.keep(dets, again)
+        return dets
 
     def _restrict(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """After calibrating, with a detector that runs on windows: the table's region for the
@@ -388,6 +426,7 @@ class Pipeline:
         self.dice = None
         self.hands = [None] * 4
         self._wall_out = False
+        self._laid_down = False
         if self._next_dealer is not None:
             self.dealer, self._next_dealer = self._next_dealer, None
 

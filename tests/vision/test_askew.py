@@ -116,3 +116,23 @@ def test_eval_no_askew_reads_every_tile_once_a_pad() -> None:
     assert load_detector(models, stills=True).askew == ASKEW
     assert build_parser().parse_args(["eval", "--tables", "x", "--no-askew"]).no_askew
     assert not build_parser().parse_args(["eval", "--tables", "x"]).no_askew
+
+
+@pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
+                    reason="no shipped models")
+def test_a_streams_still_twin_reads_a_photo_as_read_does() -> None:
+    """``Detector.as_still``: the stream's loaded models, read as ``mjtable read`` reads a
+    photo (a pipeline reads a hand laid down so); the stream itself is left as it was."""
+    from tests.vision.labeled_truth import SAMPLES
+    from vision.capture import load_image
+
+    stream = load_detector()
+    twin = stream.as_still()
+    assert twin.det is stream.det and twin.cls is stream.cls and twin.as_still() is twin
+    assert (twin.stills, twin.turns, twin.askew, twin.reuse_crops, twin.flips) == (
+        True, 4, ASKEW, False, False)
+    assert (stream.stills, stream.turns, stream.askew) == (False, 1, ())
+    image = load_image(SAMPLES / "table_2.jpg")
+    got, want = twin.detect(image), load_detector(stills=True).detect(image)
+    assert np.array_equal(got.class_id, want.class_id) and np.allclose(got.xyxy, want.xyxy)
+    assert stream.sizes == stream.candidates  # the twin chose its size, not the stream's

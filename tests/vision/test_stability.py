@@ -400,6 +400,48 @@ def test_a_stray_back_beside_a_hand_laid_down_does_not_hide_its_win() -> None:
     win = Scene(seats=[SeatSpec(hand="123m456m789m555mEE", hidden=1),
                        SeatSpec(hand="123456789p1234s"), SeatSpec(hidden=13),
                        SeatSpec(hidden=13)], wall=20)
-    _, results = _run([detections(win, CAM)[0]] * 2, stable_readings=2, stable_s=0,
-                      ruleset="shanghai")
+    pipe, results = _run([detections(win, CAM)[0]] * 2, stable_readings=2, stable_s=0,
+                         ruleset="shanghai")
     assert [e.data["seats"] for r in results for e in r.events if e.type == "win"] == [[0]]
+    record, notes = pipe.hand_record(results[-1])  # the record keeps the winner's tiles
+    assert record["seats"][0]["concealed"] == "123455556789mEE"
+    assert any("1 back beside a winning hand laid down" in n for n in notes)
+
+
+class StreamWithStills(ScriptedDetector):
+    """A stream's scripted detections, and a photo's (``as_still``) of the same table."""
+
+    def __init__(self, script: list[TileDetections], stills: list[TileDetections]) -> None:
+        super().__init__(script)
+        self.still = ScriptedDetector(stills)
+
+    def as_still(self) -> ScriptedDetector:
+        return self.still
+
+
+def test_a_hand_laid_down_is_read_again_as_a_still() -> None:
+    """The stream misreads one tile of a hand laid down as a kind no repair reaches (the true
+    one is not among its runners-up), so the 14 tiles win nothing. The frame is read again as
+    a photo is read (``Detector.as_still``), and so is each frame analysed while the hand
+    lies: the win and its record are the still's. Without ``showdown_stills``, no win."""
+    win = Scene(seats=[SeatSpec(hand="123m456p789s55666s"), SeatSpec(hidden=13),
+                       SeatSpec(hidden=13), SeatSpec(hidden=13)], wall=20)
+    right = detections(win, CAM)[0]
+    wrong = detections(win, CAM, misread={0: parse_tiles("9p")[0]})[0]
+    wrong.topk_ids[0] = parse_tiles("9p8p7p")  # 1m is no runner-up
+    for stills in (True, False):
+        det = StreamWithStills([wrong] * 4, [right] * 4)
+        pipe = Pipeline(detector=det, corners=table_corners(CAM), motion=-1,
+                        stable_readings=2, stable_s=0, showdown_stills=stills)
+        results = [pipe.process(img, index=i, timestamp=float(i))
+                   for i, img in enumerate(_frames(3))]
+        wins = [(r.frame.index, e.data["seats"]) for r in results for e in r.events
+                if e.type == "win"]
+        if not stills:
+            assert wins == [] and det.still.calls == 0 and det.calls == 3
+            continue
+        # frame 0 read both ways, frames 1 and 2 as stills only
+        assert wins == [(1, [0])] and (det.calls, det.still.calls) == (1, 3)
+        assert "still" in results[0].timings and "still" not in results[1].timings
+        record, _ = pipe.hand_record(results[1])
+        assert record["seats"][0]["concealed"] == "123m456p55666789s"
