@@ -33,6 +33,9 @@ busy 2-core machine). Prints
 - ``clip_fps[...]``: the same on a noise-free clip made from ``table_0.jpg`` with local changes
   (``vision/samples/clips.py``: the dice taken away and a tile discarded, then the dice back),
   where the change mask runs the detector on windows; the events of both must be equal;
+- ``showdown_stills_cost``: the change-mask run again with a hand laid down read as the stream
+  reads it (``Pipeline(showdown_stills=False)``), against the default, which reads such frames
+  as ``mjtable read`` reads a photo (twenty-ninth session);
 - ``delay``: for each event, the camera time from the frame that changed to the frame that
   reported it (in frames and ms of the video: a live stream at the same rate waits the same)
   plus that frame's processing time (what a live viewer waits; aim < 300 ms);
@@ -225,14 +228,18 @@ def session_options(models: Path, repeat: int) -> list[str]:
     return out
 
 
-def video_run(detector: Detector, motion: float) -> tuple[float, int, list, list]:
+STREAM_SHOWDOWN = "changed only, a hand laid down read as the stream reads"
+
+
+def video_run(detector: Detector, motion: float, showdown_stills: bool = True
+              ) -> tuple[float, int, list, list]:
     """The bundled video through the whole ``Pipeline``: ``motion`` 1.5 analyses only what
-    changed (vision/changes.py), -1 every frame in full. (fps, frames, events, per frame:
-    (index, ms, reused))."""
+    changed (vision/changes.py), -1 every frame in full; ``showdown_stills``: a hand laid
+    down read as a still. (fps, frames, events, per frame: (index, ms, reused))."""
     from vision.pipeline import Pipeline
 
     pipe = Pipeline(str(VIDEO), detector, ruleset=video_script().get("ruleset"), dealer=0,
-                    motion=motion)
+                    motion=motion, showdown_stills=showdown_stills)
     events, frames = [], []
     t0 = time.perf_counter()
     for result in pipe.frames():
@@ -500,17 +507,21 @@ def main() -> int:
     fps: dict[tuple[str, str], float] = {}
     runs = [("onnxruntime", "every frame")] + \
         [(b, "every frame") for b in backends if b != "onnxruntime"] + \
-        [(b, "changed only") for b in backends]
+        [(b, "changed only") for b in backends] + [("onnxruntime", STREAM_SHOWDOWN)]
     mask_events: dict[str, tuple[list, list]] = {}
     for backend, mode in runs:
         det = load_detector(models, threads=2, backend=backend)
-        rate, n, events, frames = video_run(det, 1.5 if mode == "changed only" else -1.0)
+        rate, n, events, frames = video_run(det, -1.0 if mode == "every frame" else 1.5,
+                                            showdown_stills=mode != STREAM_SHOWDOWN)
         fps[backend, mode] = rate
         if mode == "changed only":
             mask_events[backend] = (events, frames)
         print(f"video_fps[{mode}, backend={backend}]: {rate:.1f}  ({n} frames of {VIDEO.name}; "
               f"{kind_ms(frames, None)}; {len(events)} events)")
     today = fps["onnxruntime", "every frame"]
+    print(f"showdown_stills_cost[changed only, backend=onnxruntime]: "
+          f"{fps['onnxruntime', STREAM_SHOWDOWN] / fps['onnxruntime', 'changed only']:.2f}x "
+          "the time with a hand laid down read as a still (against the stream alone)")
     for (backend, mode), rate in fps.items():
         if mode == "changed only":
             print(f"ratio_vs_every_frame_onnxruntime[changed only, backend={backend}]: "

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import json
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,19 +47,22 @@ MAP_CONF = 0.01
 
 def load_model(spec: str | Path, threads: int | None = None, size: int | None = None,
                conf: float = 0.25, grey: bool = False, backend: str | None = None,
-               ink: bool = True, flips: bool = True, askew: bool = True) -> Detector:
-    """The :class:`Detector` that ``mjtable detect --models`` builds, for evaluation.
+               ink: bool = True, flips: bool = True, askew: bool = True,
+               stills: bool = True) -> Detector:
+    """The :class:`Detector` that ``mjtable detect --models`` builds, for evaluation (with
+    ``stills`` false, the stream's that ``watch`` builds).
 
     ``spec``: a models folder (``detector.onnx``, with ``classifier.onnx``, ``dice.onnx`` and
     ``dice_finder.onnx`` when present), or ``DETECTOR[+CLASSIFIER[+DICE[+FINDER]]]`` ONNX
     files. ``size``: a fixed detector input size instead of the automatic choice; ``conf``:
     the operating threshold; ``grey``: the reference model's grey input; ``backend``, ``ink``,
-    ``flips``: as :class:`Detector` takes them; ``askew``: False reads no tile turned (its
-    ``askew=()``).
+    ``flips``: as :class:`Detector` takes them (a stream never mirrors); ``askew``: False reads
+    no tile turned (its ``askew=()``).
     """
+    flips = flips and stills
     if Path(spec).is_dir():
         return load_detector(spec, conf=conf, threads=threads, imgsz=size or "auto",
-                             stills=True, grey=grey, backend=backend, ink=ink, flips=flips,
+                             stills=stills, grey=grey, backend=backend, ink=ink, flips=flips,
                              askew=None if askew else ())
     parts = str(spec).split("+")
     if len(parts) > 4:
@@ -70,7 +73,7 @@ def load_model(spec: str | Path, threads: int | None = None, size: int | None = 
             raise FileNotFoundError(f"{part}: no such ONNX model")
     cls, dice, finder = [*parts[1:], None, None, None][:3]
     return Detector(parts[0], cls, dice=dice, dice_finder=finder, conf=conf, threads=threads,
-                    imgsz=size or "auto", stills=True, grey=grey, backend=backend, ink=ink,
+                    imgsz=size or "auto", stills=stills, grey=grey, backend=backend, ink=ink,
                     flips=flips, askew=None if askew else ())
 
 
@@ -333,24 +336,70 @@ def evaluate_tables(detector: Detector, scenes: list[Scene], ruleset: str | None
     repair, build the record), score it against its manifest; also seconds per scene.
     ``ruleset`` (default: the registry's first) judges a winner's hand unless the manifest
     names its own (``ruleset``, or ``game.ruleset`` as a saved example has it)."""
-    from scoring.rulesets.registry import default_ruleset
-    from vision.manifest import bottom_seat
     from vision.reading import read_image
 
+    return _scored(scenes, ruleset,
+                   lambda image, setting: read_image(image, detector, **setting))
+
+
+def scene_setting(manifest: dict[str, Any], ruleset: str | None = None) -> dict[str, Any]:
+    """What a reader is told of a scene, as a user tells ``read`` or ``watch``: its ruleset
+    (the manifest's own, else ``ruleset``, else the registry's first), dealer, corners when
+    labeled and the seat at the bottom of the picture."""
+    from scoring.rulesets.registry import default_ruleset
+    from vision.manifest import bottom_seat
+
+    m = manifest
+    return {"ruleset": m.get("ruleset") or m["game"].get("ruleset") or ruleset
+            or default_ruleset(), "dealer": int(m["game"].get("dealer", 0)),
+            "corners": m.get("corners"), "bottom_seat": int(m.get("bottom_seat", bottom_seat(m)))}
+
+
+def _scored(scenes: list[Scene], ruleset: str | None,
+            read: Callable[[np.ndarray, dict[str, Any]], Any]) -> tuple[TableScore, float]:
+    """Each scene's picture read by ``read(image, scene_setting)`` and scored against its
+    manifest; also the seconds ``read`` took per scene."""
     total = TableScore()
     spent = 0.0
     for scene in scenes:
-        m = scene.manifest
         image = load_image(scene.image)
         t0 = time.perf_counter()
-        rules = m.get("ruleset") or m["game"].get("ruleset") or ruleset or default_ruleset()
-        reading = read_image(image, detector, ruleset=rules,
-                             corners=m.get("corners"),
-                             bottom_seat=int(m.get("bottom_seat", bottom_seat(m))),
-                             dealer=int(m["game"].get("dealer", 0)))
+        reading = read(image, scene_setting(scene.manifest, ruleset))
         spent += time.perf_counter() - t0
-        total += score_reading(reading, m)
+        total += score_reading(reading, scene.manifest)
     return total, spent / max(len(scenes), 1)
+
+
+LIVE_FRAMES = 6  # frames of a scene fed to the live pipeline: 2.5 s of a still picture
+FRAME_GAP = 0.5  # seconds of camera time between them
+
+
+def evaluate_live(detector: Detector, scenes: list[Scene], ruleset: str | None = None,
+                  frames: int = LIVE_FRAMES, showdown_stills: bool = True
+                  ) -> tuple[TableScore, float]:
+    """Read every scene as ``mjtable watch`` reads a camera that shows it for a while: a fresh
+    :class:`vision.pipeline.Pipeline` (the stream's ``detector``, the change mask, stability)
+    fed ``frames`` frames of the picture ``FRAME_GAP`` s apart; the record of its first win
+    (:meth:`Pipeline.hand_record`) and its last frame's table are scored as
+    :func:`evaluate_tables` scores a still. Also seconds per scene."""
+    from types import SimpleNamespace
+
+    from vision.pipeline import Pipeline
+
+    if frames < 2:
+        raise ValueError(f"a live reading needs 2 frames or more to hold, got {frames}")
+
+    def live(image: np.ndarray, setting: dict[str, Any]) -> SimpleNamespace:
+        pipe = Pipeline(None, detector, showdown_stills=showdown_stills, **setting)
+        record = None
+        for i in range(frames):
+            result = pipe.process(image.copy(), index=i, timestamp=i * FRAME_GAP)
+            if record is None and any(e.type == "win" for e in result.events):
+                record, _ = pipe.hand_record(result)
+        return SimpleNamespace(table=result.table, detections=result.detections,
+                               dice=result.dice, record=record or {"wins": [{}]})
+
+    return _scored(scenes, ruleset, live)
 
 
 def _share(pair: list[int]) -> str:

@@ -117,7 +117,7 @@ class Pipeline:
             read again as ``mjtable read`` reads a photo (:meth:`Detector.as_still`: every
             quarter turn of a crop, an unsure tile turned, the whole repair), and so is each
             frame analysed while a hand lies down, so a win and its record are a still's
-            reading. A stream alone reads tables worse (``bench/live_tables.py``).
+            reading. A stream alone reads tables worse (``mjtable eval --tables DIR --live``).
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,

@@ -192,6 +192,40 @@ def test_a_seat_is_in_view_only_when_every_face_up_tile_is_seen() -> None:
     assert "(recorded as the win): 2/3 (66.7%)\n" in text  # all in view: said once
 
 
+def test_eval_tables_live_reads_scenes_as_watch_does(tables, capsys) -> None:
+    """``eval --tables --live``: each scene through the live pipeline as a few frames of the
+    picture; perfect models read there what a still reads, the relabeled winner's 6m
+    included, and a live reading is refused without table scenes."""
+    from vision.evaluate import evaluate_live, evaluate_tables, load_scenes
+
+    folder, models, faces = tables
+    scenes = load_scenes(folder)
+    still, _ = evaluate_tables(load_model(models, flips=False), scenes)
+    stream = load_model(models, stills=False)
+    assert not stream.stills and not stream.flips and stream.askew == ()
+    for stills in (True, False):
+        live, _ = evaluate_live(stream, scenes, frames=4, showdown_stills=stills)
+        assert (live.seats, live.winners, live.tiles) == (still.seats, still.winners,
+                                                          still.tiles) == ([7, 8], [1, 2],
+                                                                           [2 * faces - 2,
+                                                                            2 * faces])
+        assert live.misses == still.misses
+    with pytest.raises(ValueError, match="needs 2 frames or more"):
+        evaluate_live(stream, scenes, frames=1)
+    assert main(["eval", str(models), "--tables", str(folder), "--live", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "3 frames of each through the live pipeline as `watch` reads them, a hand laid " \
+        "down read as a still" in out
+    assert "winner's hand exactly right (recorded as the win): 1/2 (50.0%)" in out
+    assert main(["eval", str(models), "--tables", str(folder), "--live",
+                 "--no-showdown-stills"]) == 0
+    assert "6 frames of each" in capsys.readouterr().out
+    assert main(["eval", "--data", str(folder), "--live"]) == 2
+    assert "--live and --no-showdown-stills read table scenes" in capsys.readouterr().err
+    assert main(["eval", "--tables", str(folder), "--no-showdown-stills"]) == 2
+    assert "--no-showdown-stills is a way of --live" in capsys.readouterr().err
+
+
 def test_labeled_photos_beside_their_manifests_are_scenes(tmp_path: Path, capsys) -> None:
     from vision.evaluate import load_scenes
 

@@ -22,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "mahjong-detector unless --no-reference, is scored on the same images. "
                     "With --tables DIR every scene (manifests/NAME.json and its picture, the "
                     "format of `dataset synth` and docs/datasets.md) is read as `mjtable read` "
-                    "reads it and compared with its manifest.")
+                    "reads it (or, with --live, as `watch` reads a camera) and compared with "
+                    "its manifest.")
     p.add_argument("models", nargs="*", metavar="MODEL")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--data", type=Path, help="YOLO-format folder")
@@ -53,6 +54,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-askew", action="store_true",
                    help="never read an unsure tile's crops again turned a little either way "
                         "(vision/training/crops.py ASKEW): what those readings add")
+    p.add_argument("--live", nargs="?", const=6, type=number(int, 2, 1000), metavar="FRAMES",
+                   help="with --tables: read each scene as `watch` reads a camera, FRAMES "
+                        "frames of the picture (default 6, half a second apart) through the "
+                        "live pipeline, scoring the first win's record and the last frame")
+    p.add_argument("--no-showdown-stills", action="store_true",
+                   help="with --live: read a hand laid down as the stream reads every frame, "
+                        "not again as a still (what the still adds)")
     p.add_argument("--brief", action="store_true", help="no per-class table")
     p.add_argument("--misses", type=number(int, 0, 10**9), default=10,
                    help="with --tables: how many missed seats to list (default 10; the rest "
@@ -76,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector import default_models_dir
     from vision.evaluate import (
         evaluate,
+        evaluate_live,
         evaluate_tables,
         format_report,
         format_tables,
@@ -87,13 +96,26 @@ def run(args: argparse.Namespace) -> int:
     if not 0.0 <= args.conf <= 1.0:
         raise CommandError(f"--conf must lie in 0..1, got {args.conf}")
     specs = [(m, m, False) for m in args.models or [str(default_models_dir())]]
+    if args.tables is None and (args.live or args.no_showdown_stills):
+        raise CommandError("--live and --no-showdown-stills read table scenes: give --tables")
+    if args.no_showdown_stills and not args.live:
+        raise CommandError("--no-showdown-stills is a way of --live")
     if args.tables is not None:
         scenes = load_scenes(args.tables, args.limit)
         print(f"{args.tables}: {len(scenes)} table scenes")
         for spec, label, _ in specs:
             detector = load_model(spec, args.threads, args.imgsz, args.conf,
                                   backend=args.backend, ink=not args.no_ink,
-                                  flips=not args.no_flips, askew=not args.no_askew)
+                                  flips=not args.no_flips, askew=not args.no_askew,
+                                  stills=not args.live)
+            if args.live:
+                score, seconds = evaluate_live(detector, scenes, args.ruleset, args.live,
+                                               not args.no_showdown_stills)
+                how = (f"{args.live} frames of each through the live pipeline as `watch` "
+                       "reads them, a hand laid down read "
+                       + ("as the stream reads" if args.no_showdown_stills else "as a still"))
+                print(format_tables(score, label, seconds, misses=args.misses, how=how))
+                continue
             score, seconds = evaluate_tables(detector, scenes, args.ruleset)
             print(format_tables(score, label, seconds, misses=args.misses))
         return 0
