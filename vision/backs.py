@@ -109,11 +109,14 @@ def ground_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
 
 
 def back_shares(image: np.ndarray, dets: TileDetections,
-                rows: np.ndarray | None = None) -> np.ndarray | None:
+                rows: np.ndarray | None = None,
+                context: TileDetections | None = None) -> np.ndarray | None:
     """(N,) the share of each box's middle (of ``rows`` alone, bool mask, where given; 0
     elsewhere) nearer the colour of the frame's sure backs than that of its sure faces;
-    ``None`` where colour tells nothing (:func:`frame_colours`)."""
-    colours = frame_colours(image, dets)
+    ``None`` where colour tells nothing (:func:`frame_colours`). ``context``: more boxes of
+    the frame whose sure backs and faces tell those colours too."""
+    colours = frame_colours(image, dets if context is None
+                            else TileDetections.merge([context, dets]))
     if colours is None:
         return None
     empty = np.zeros((0, 3), np.float32)
@@ -127,10 +130,13 @@ def back_shares(image: np.ndarray, dets: TileDetections,
     return out
 
 
-def told_by_colour(image: np.ndarray, dets: TileDetections) -> TileDetections:
+def told_by_colour(image: np.ndarray, dets: TileDetections,
+                   context: TileDetections | None = None) -> TileDetections:
     """``dets`` with face boxes of a back's colour made backs, and back boxes mostly of
-    another colour (a table's rim, felt, a shadow) dropped."""
-    share = back_shares(image, dets)
+    another colour (a table's rim, felt, a shadow) dropped. ``context``: the boxes kept from
+    the frame's earlier pass, when ``dets`` are a window's few fresh ones (:mod:`vision.changes`):
+    their colours count, they are left as they are."""
+    share = back_shares(image, dets, context=context)
     if share is None:
         return dets
     dets = as_backs(dets, dets.is_tile & (share >= BACK_SHARE))

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.backs import told_by_colour
 from vision.detections import TileDetections
 from vision.detector import STRIDE, Detector, Letterbox, box_iou, grey_stretched, to_tensor
 from vision.region import Region, inside
@@ -111,7 +112,10 @@ def detect_region(detector: object, image: np.ndarray, region: Region | None) ->
     if region is None or not windowed(detector):
         return detector.detect(image)  # type: ignore[attr-defined, no-any-return]
     assert isinstance(detector, Detector)
-    found = detector.last_found = find_region(detector, image, region)
+    found = find_region(detector, image, region)
+    if not detector.grey:  # as a whole pass tells backs by their colour (Detector.find)
+        found = told_by_colour(image, found)
+    detector.last_found = found
     return detector.name(image, found)
 
 
@@ -213,6 +217,8 @@ class ChangeTracker:
             keep &= inside(fresh.xyxy, region, (image.shape[1], image.shape[0]))
         fresh = fresh[keep]
         kept = self.dets[~_touches(self.dets.xyxy, regions)]
+        if not detector.grey and len(fresh):  # as a whole pass tells them (Detector.find)
+            fresh = told_by_colour(image, fresh, context=kept)
         if len(kept) and len(fresh):  # a kept box that is one of the fresh ones: the fresh wins
             kept = kept[box_iou(kept.xyxy, fresh.xyxy).max(axis=1) <= detector.iou]
         return TileDetections.merge([kept, detector.name(image, fresh)])

@@ -81,6 +81,22 @@ def test_a_box_on_the_rim_read_as_a_back_is_dropped_and_faces_stay_faces() -> No
     assert (told.class_id == dets.class_id).all()
 
 
+def test_a_windows_fresh_boxes_are_told_by_the_colours_of_the_boxes_kept() -> None:
+    """The change mask finds a window's few fresh boxes (``vision.changes``): alone they show
+    too few sure backs and faces to tell a colour, so the frame's kept boxes tell it, and
+    only the fresh ones change."""
+    dets, truth = detections(KONG, top_down())
+    image = paint(dets, truth)
+    image[1040:, :] = RIM
+    rim = TileDetections(xyxy=np.array([[500, 1042, 535, 1079], [540, 1042, 575, 1079]]),
+                         confidence=[0.45, 0.6], class_id=[BACK_CLASS, BACK_CLASS])
+    assert told_by_colour(image, rim) is rim
+    assert len(told_by_colour(image, rim, context=dets)) == 0
+    kong_back = int(np.flatnonzero(dets.is_back)[0])
+    fresh = dets[[kong_back]]
+    assert told_by_colour(image, fresh, context=dets).is_back.all()  # a back stays a back
+
+
 def test_without_sure_backs_and_faces_of_two_colours_colour_tells_nothing() -> None:
     """A close-up of a hand shows no backs; a set whose backs are near-white cannot be told
     from its faces by colour: the boxes are left as the detector found them."""

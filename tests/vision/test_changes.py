@@ -186,3 +186,27 @@ def test_windows_find_what_the_whole_frame_finds() -> None:
         assert np.array_equal(want.class_id, got.class_id[match])
         np.testing.assert_allclose(want.xyxy, got.xyxy[match], atol=2.0)
     assert tracker.passes == {"whole": 1, "windows": 2}
+
+
+@shipped
+@pytest.mark.parametrize("photo", ["table_1.jpg", "table_2.jpg"])
+def test_the_table_regions_pass_tells_backs_by_colour_as_a_whole_pass_does(photo: str) -> None:
+    """The live pipeline's full pass reads the calibrated table's region alone
+    (``detect_region``); it tells backs by their colour as ``Detector.detect`` does, or a
+    rim or shadow boxed as backs makes a row of its own (table_1: four more backs than the
+    whole frame's pass; REALVAL6 table_s21_000040: three beside the winner's hand, which
+    was then taken for discards)."""
+    from vision.changes import detect_region
+    from vision.reading import calibrate
+    from vision.region import inside, table_region
+
+    image = load_image(SAMPLES / photo)
+    detector = load_detector()
+    whole = detector.detect(image)
+    frame = (image.shape[1], image.shape[0])
+    region = table_region(calibrate(image, None, 0, whole), whole, frame)
+    assert region is not None
+    whole = whole[inside(whole.xyxy, region, frame)]
+    found = detect_region(detector, image, region)
+    assert abs(int(found.is_back.sum()) - int(whole.is_back.sum())) <= 1
+    assert abs(len(found) - len(whole)) <= 1
