@@ -71,6 +71,12 @@ REPAIR_TRIES = 1000
 FRESH_WALL = 60  # wall stacks in view that mean a new wall was built (a full one has 72)
 
 
+def laid_down(table: TableReading) -> bool:
+    """Whether a seat shows its hand laid down face up: 13 tiles or more face up (a hand of
+    14 with one tile the stream missed, or a hand shown at a drawn game's end)."""
+    return any(s.hand and s.face_up_count >= 13 for s in table.seats)
+
+
 @dataclass
 class FrameResult:
     """What one frame gave. ``hands`` are the stable seat states so far (``None``: not yet)."""
@@ -113,11 +119,12 @@ class Pipeline:
             full pass reads only the table's region (:mod:`vision.region`), until the camera
             moves; a negative ``motion`` analyses every frame whole either way (and keeps
             the boxes in the table's region, so both ways read the same part of the picture).
-        showdown_stills: a frame whose reading shows a seat laying 14 tiles down face up is
-            read again as ``mjtable read`` reads a photo (:meth:`Detector.as_still`: every
-            quarter turn of a crop, an unsure tile turned, the whole repair), and so is each
-            frame analysed while a hand lies down, so a win and its record are a still's
-            reading. A stream alone reads tables worse (``mjtable eval --tables DIR --live``).
+        showdown_stills: a frame whose reading shows a seat's hand laid down face up (13
+            tiles or more: :func:`laid_down`) is read again as ``mjtable read`` reads a photo
+            (:meth:`Detector.as_still`: every quarter turn of a crop, an unsure tile turned,
+            the whole repair), and so is each frame analysed while a hand lies down, so a
+            win and its record are a still's reading. A stream alone reads tables worse
+            (``mjtable eval --tables DIR --live``).
     """
 
     def __init__(self, source: int | str | Path | FrameSource | Capture | None = None,
@@ -311,12 +318,12 @@ class Pipeline:
             table, fixed = self._last_reading  # same detections, same reading
         else:
             table, fixed = self._read(dets, stilled)
-            if self.still is not None and not stilled and showing_fourteen(table):
+            if self.still is not None and not stilled and laid_down(table):
                 t2 = time.perf_counter()  # a hand laid down: read as a photo is read
                 table, fixed = self._read(self._still_pass(image, again=True), True)
                 timings["still"], stilled = time.perf_counter() - t2, True
             if stilled:  # stills go on while a hand lies down
-                self._laid_down = bool(showing_fourteen(table))
+                self._laid_down = laid_down(table)
             self._last_reading = (table, fixed)
         if reused and not unchanged:  # the picture changed unread: no run goes on over it
             self.stability.interrupt()

@@ -445,3 +445,19 @@ def test_a_hand_laid_down_is_read_again_as_a_still() -> None:
         assert "still" in results[0].timings and "still" not in results[1].timings
         record, _ = pipe.hand_record(results[1])
         assert record["seats"][0]["concealed"] == "123m456p55666789s"
+
+
+def test_a_hand_laid_down_with_a_tile_the_stream_missed_is_read_as_a_still() -> None:
+    """The stream finds 13 of the 14 tiles laid down (one unboxed): no hand of 14 shows, yet
+    the hand lies face up, so the frame is read as a still, which finds all 14 and the win."""
+    win = Scene(seats=[SeatSpec(hand="123m456p789s55666s"), SeatSpec(hidden=13),
+                       SeatSpec(hidden=13), SeatSpec(hidden=13)], wall=20)
+    right = detections(win, CAM)[0]
+    short = right[np.arange(len(right)) != 4]  # the 5p unboxed
+    det = StreamWithStills([short] * 4, [right] * 4)
+    pipe = Pipeline(detector=det, corners=table_corners(CAM), motion=-1, stable_readings=2,
+                    stable_s=0)
+    results = [pipe.process(img, index=i, timestamp=float(i)) for i, img in enumerate(_frames(3))]
+    assert [(r.frame.index, e.data["seats"]) for r in results for e in r.events
+            if e.type == "win"] == [(1, [0])]
+    assert "still" in results[0].timings and det.still.calls == 3
