@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.backs import told_by_colour
 from vision.detections import TileDetections
 from vision.detector import STRIDE, Detector, Letterbox, box_iou, grey_stretched, to_tensor
 from vision.region import Region, inside
@@ -112,10 +111,8 @@ def detect_region(detector: object, image: np.ndarray, region: Region | None) ->
     if region is None or not windowed(detector):
         return detector.detect(image)  # type: ignore[attr-defined, no-any-return]
     assert isinstance(detector, Detector)
-    found = find_region(detector, image, region)
-    if not detector.grey:  # as a whole pass tells backs by their colour (Detector.find)
-        found = told_by_colour(image, found)
-    detector.last_found = found
+    found = detector.last_found = detector.backs_by_colour(
+        image, find_region(detector, image, region))
     return detector.name(image, found)
 
 
@@ -217,8 +214,8 @@ class ChangeTracker:
             keep &= inside(fresh.xyxy, region, (image.shape[1], image.shape[0]))
         fresh = fresh[keep]
         kept = self.dets[~_touches(self.dets.xyxy, regions)]
-        if not detector.grey and len(fresh):  # as a whole pass tells them (Detector.find)
-            fresh = told_by_colour(image, fresh, context=kept)
+        if len(fresh):
+            fresh = detector.backs_by_colour(image, fresh, context=kept)
         if len(kept) and len(fresh):  # a kept box that is one of the fresh ones: the fresh wins
             kept = kept[box_iou(kept.xyxy, fresh.xyxy).max(axis=1) <= detector.iou]
         return TileDetections.merge([kept, detector.name(image, fresh)])

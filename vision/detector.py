@@ -597,9 +597,15 @@ class Detector:
                 dets = self._finder_dice(image, dets, conf)
         # only a mean over the ways can fall under the threshold (a stream reads once)
         dets = dets[dets.confidence >= conf] if floor < conf else dets
-        # backs told by their colour: one lying flat among face-up tiles boxed as a face, a
-        # table's rim boxed as a back
-        return dets if self.grey else told_by_colour(image, dets)
+        return self.backs_by_colour(image, dets)
+
+    def backs_by_colour(self, image: np.ndarray, dets: TileDetections,
+                        context: TileDetections | None = None) -> TileDetections:
+        """The detection stage's boxes with backs told by their colour (a back lying flat
+        among face-up tiles boxed as a face, a table's rim boxed as a back), as every pass
+        over a frame tells them, whole or in windows (``context``: the frame's boxes kept
+        from an earlier pass, :func:`vision.backs.told_by_colour`); a grey input has none."""
+        return dets if self.grey else told_by_colour(image, dets, context)
 
     def _flipped(self, image: np.ndarray, plain: TileDetections,
                  floor: float) -> TileDetections:

@@ -63,7 +63,8 @@ def showdown_detector(folder: Path) -> Path:
 
 @pytest.fixture
 def demo(qtbot, tmp_path: Path, monkeypatch):
-    monkeypatch.setattr("vision.detector.told_by_colour", lambda image, dets: dets)
+    monkeypatch.setattr("vision.detector.told_by_colour",
+                        lambda image, dets, context=None: dets)
     i18n.set_language("en")
     db = tmp_path / "log.sqlite3"
     store = MatchStore.open(db)
