@@ -10,8 +10,12 @@ tiles-real boxes are axis-aligned boxes around faces seen at an angle, turned by
 augmentation (90 and 45 degree turns, flips). A box is kept when it is upright-shaped (taller than
 wide), large enough, clear of the image edge and tile-coloured in its corners (a turned tile
 leaves table in them), in colour (the export greyed some copies) and like its kind; its way up
-is chosen among the four poses of a portrait box (as is, turned half way, mirrored either way)
-by correlation with the drawn art and the same fold's tile-faces photos of its kind.
+is chosen between the two poses a real tile shows a camera (as is, turned half way) by
+correlation with the drawn art and the same fold's tile-faces photos of its kind. A mirror image
+is no tile: chosen among mirrored poses too, that correlation, blind to a character's handedness,
+had stored 39 of the held-back fold's 113 faces mirrored (a mirrored 九萬 reads as 六萬), when
+looking at the copies showed one copy of 27 mirrored. The export's copies found mirrored by eye
+are listed (:data:`MIRRORED_COPIES`) and mirrored back first.
 """
 
 from __future__ import annotations
@@ -38,7 +42,11 @@ MIN_SIDE = 36  # px in the 640-px tiles-real image: smaller boxes are slivers or
 ASPECT = (1.12, 1.9)  # height / width of an upright, whole face box
 TRIM = 0.04  # of each side: the box edge holds table or the tile's side
 CORNER_TILE = 0.45  # least share of tile-coloured pixels in each corner patch
-POSES = ("as_is", "half_turn", "mirror_lr", "mirror_ud")
+POSES = ("as_is", "half_turn")  # the ways up a real tile shows; a mirror image is none
+# tiles-real copies that the export's augmentation mirrored, found by eye: their corner indices
+# read backwards (C, E, 9) at the top right and their characters mirrored; the held-back fold's
+# 27 copies with faces were all looked at, the training fold's not yet
+MIRRORED_COPIES = frozenset({"hand_096_jpg.rf.905ec92ca2028e714a299b1fee45c05a.jpg"})
 MAX_TILT = 12.0  # degrees: the dominant edge direction of a face box seen straight
 MIN_MATCH = 0.45  # least correlation with the drawn art in the chosen pose
 TURN_MARGIN = 0.05  # the upright pose must beat a quarter turn by this much
@@ -62,8 +70,7 @@ def tiles_real_folds(root: Path, val_share: float = VAL_SHARE,
 
 
 def _pose(img: np.ndarray, pose: str) -> np.ndarray:
-    out = {"as_is": img, "half_turn": img[::-1, ::-1], "mirror_lr": img[:, ::-1],
-           "mirror_ud": img[::-1]}[pose]
+    out = {"as_is": img, "half_turn": img[::-1, ::-1]}[pose]
     return np.ascontiguousarray(out)
 
 
@@ -103,9 +110,9 @@ def with_photos(templates: Templates, faces: list[PhotoFace]) -> Templates:
 
 def upright(rgb: np.ndarray, kind: int, templates: Templates | None = None
             ) -> tuple[np.ndarray, float, float]:
-    """``rgb`` in the portrait pose that best matches the upright faces of ``kind`` (the drawn
-    art unless ``templates`` are given), that score, and the best score of a quarter turn (a
-    sideways tile in a portrait box)."""
+    """``rgb`` in the pose (:data:`POSES`) that best matches the upright faces of ``kind``
+    (the drawn art unless ``templates`` are given), that score, and the best score of a quarter
+    turn (a sideways tile in a portrait box)."""
     templates = (art_templates() if templates is None else templates).get(kind)
     if templates is None:
         return rgb, 0.0, 0.0
@@ -195,6 +202,10 @@ def tiles_real_faces(root: Path, fold: str, templates: Templates | None = None
         if bgr is None:
             raise ValueError(f"{sample.image}: not a readable image")
         rgb = np.ascontiguousarray(bgr[..., ::-1])
+        if sample.image.name in MIRRORED_COPIES:  # mirrored back, boxes and all
+            rgb = np.ascontiguousarray(rgb[:, ::-1])
+            rows = rows.copy()
+            rows[:, 1] = 1.0 - rows[:, 1]
         h, w = rgb.shape[:2]
         for cls, cx, cy, bw, bh in rows:
             kind = int(cls)
@@ -228,8 +239,8 @@ def tile_faces_faces(root: Path, fold: str) -> list[PhotoFace]:
 def bank_file(fold: str) -> Path:
     """Where :func:`face_bank` keeps a fold's faces once built (a kit that trains elsewhere,
     ``scripts/gpu``, carries the file instead of the shared datasets)."""
-    # v5: tile-faces read with datasets.faces.LABEL_FIXES
-    return art.cache_dir().parent / "photo-faces" / f"{fold}-{FACE_PX[0]}x{FACE_PX[1]}-v5.npz"
+    # v5: tile-faces read with datasets.faces.LABEL_FIXES; v6: no face stored mirrored
+    return art.cache_dir().parent / "photo-faces" / f"{fold}-{FACE_PX[0]}x{FACE_PX[1]}-v6.npz"
 
 
 def _build(root: Path, fold: str) -> list[PhotoFace]:

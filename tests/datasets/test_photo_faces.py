@@ -8,6 +8,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -129,3 +130,26 @@ def test_each_label_fix_names_a_face_and_changes_its_label() -> None:
     for file, tile in LABEL_FIXES.items():
         assert upstream[file] != tile
         assert read[file] == tile
+
+
+def test_a_face_is_never_stored_mirrored() -> None:
+    """A mirror image is no tile: even when the likeliest template is a mirror image (a
+    character's handedness is what a coarse correlation misses), the face comes back as it
+    was or turned half way, never mirrored."""
+    rng = np.random.default_rng(3)
+    face = np.full((photo_faces.FACE_PX[1], photo_faces.FACE_PX[0], 3), 230, np.uint8)
+    face[8:30, 6:20] = 30  # ink heavy at the top left: far from its own mirror image
+    face[40:70, 10:50] = rng.integers(0, 120, (30, 40, 1), dtype=np.uint8)
+    gray = cv2.cvtColor(face, cv2.COLOR_RGB2GRAY)
+    mirrored = photo_faces._signature(np.ascontiguousarray(gray[:, ::-1]))
+    out, score, _ = photo_faces.upright(face, 0, {0: mirrored[None]})
+    assert np.array_equal(out, face) or np.array_equal(out, face[::-1, ::-1])
+    assert score < 0.99  # the mirrored template was not matched by mirroring
+
+
+@needs_data
+def test_each_mirrored_copy_is_a_labeled_tiles_real_photo() -> None:
+    """A listed copy that is gone from tiles-real (or holds no boxes) is stale."""
+    for name in photo_faces.MIRRORED_COPIES:
+        assert (ROOT / "tiles-real" / "images" / name).is_file()
+        assert (ROOT / "tiles-real" / "labels" / name).with_suffix(".txt").read_text().strip()
