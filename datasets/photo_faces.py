@@ -45,7 +45,8 @@ CORNER_TILE = 0.45  # least share of tile-coloured pixels in each corner patch
 POSES = ("as_is", "half_turn")  # the ways up a real tile shows; a mirror image is none
 # tiles-real copies that the export's augmentation mirrored, found by eye: their corner indices
 # read backwards (C, E, 9) at the top right and their characters mirrored; the held-back fold's
-# 27 copies with faces were all looked at, the training fold's not yet
+# 27 copies with faces were all looked at (one plainly mirrored; a few half-turned characters
+# without corner indices could not be told), the training fold's not yet
 MIRRORED_COPIES = frozenset({"hand_096_jpg.rf.905ec92ca2028e714a299b1fee45c05a.jpg"})
 MAX_TILT = 12.0  # degrees: the dominant edge direction of a face box seen straight
 MIN_MATCH = 0.45  # least correlation with the drawn art in the chosen pose
