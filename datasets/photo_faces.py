@@ -13,9 +13,9 @@ leaves table in them), in colour (the export greyed some copies) and like its ki
 is chosen between the two poses a real tile shows a camera (as is, turned half way) by
 correlation with the drawn art and the same fold's tile-faces photos of its kind. A mirror image
 is no tile: chosen among mirrored poses too, that correlation, blind to a character's handedness,
-had stored 39 of the held-back fold's 113 faces mirrored (a mirrored 九萬 reads as 六萬), when
-looking at the copies showed one copy of 27 mirrored. The export's copies found mirrored by eye
-are listed (:data:`MIRRORED_COPIES`) and mirrored back first.
+had stored 39 of the held-back fold's 113 faces mirrored (a mirrored 九萬 reads as 六萬). The
+export's copies found mirrored are listed (:data:`MIRRORED_COPIES`; :mod:`datasets.copy_mirrors`
+tells which copies of a photo share their handedness) and mirrored back first.
 """
 
 from __future__ import annotations
@@ -43,11 +43,22 @@ ASPECT = (1.12, 1.9)  # height / width of an upright, whole face box
 TRIM = 0.04  # of each side: the box edge holds table or the tile's side
 CORNER_TILE = 0.45  # least share of tile-coloured pixels in each corner patch
 POSES = ("as_is", "half_turn")  # the ways up a real tile shows; a mirror image is none
-# tiles-real copies that the export's augmentation mirrored, found by eye: their corner indices
-# read backwards (C, E, 9) at the top right and their characters mirrored; the held-back fold's
-# 27 copies with faces were all looked at (one plainly mirrored; a few half-turned characters
-# without corner indices could not be told), the training fold's not yet
-MIRRORED_COPIES = frozenset({"hand_096_jpg.rf.905ec92ca2028e714a299b1fee45c05a.jpg"})
+# tiles-real copies that the export's augmentation mirrored. Which copies of a photo share their
+# handedness is measured (datasets.copy_mirrors); which side is the photo as taken was decided by
+# eye, from what reads one way only. The held-back fold's photos that give faces were looked at;
+# a few with half-turned characters and no corner indices could not be told; the training
+# fold's not yet.
+MIRRORED_COPIES = frozenset({
+    # C, E and 9 read backwards at the top right; its two siblings read forwards
+    "hand_096_jpg.rf.905ec92ca2028e714a299b1fee45c05a.jpg",
+    # the sorted hand runs backwards against both siblings (伍's 亻 on the left, the flower's 2)
+    "hand_004_jpg.rf.40adc9fb35823389743a2dbf6f16b93e.jpg",
+    # both mirror the copy whose corner indices (9, C, 7, 5, 2) read forwards
+    "hand_069_jpg.rf.9a9d02871d9646a10bc018f40ad70463.jpg",
+    # both mirror the copy whose hand runs 一 to 八 left to right, indices forwards
+    "hand_111_jpg.rf.8c7b8f335b6767f9ba6914b7d010895e.jpg",
+    "hand_111_jpg.rf.c835e9b45baab1880087b7b9f8bbb2e2.jpg",
+})
 MAX_TILT = 12.0  # degrees: the dominant edge direction of a face box seen straight
 MIN_MATCH = 0.45  # least correlation with the drawn art in the chosen pose
 TURN_MARGIN = 0.05  # the upright pose must beat a quarter turn by this much
@@ -240,8 +251,9 @@ def tile_faces_faces(root: Path, fold: str) -> list[PhotoFace]:
 def bank_file(fold: str) -> Path:
     """Where :func:`face_bank` keeps a fold's faces once built (a kit that trains elsewhere,
     ``scripts/gpu``, carries the file instead of the shared datasets)."""
-    # v5: tile-faces read with datasets.faces.LABEL_FIXES; v6: no face stored mirrored
-    return art.cache_dir().parent / "photo-faces" / f"{fold}-{FACE_PX[0]}x{FACE_PX[1]}-v6.npz"
+    # v5: tile-faces read with datasets.faces.LABEL_FIXES; v6: no face stored mirrored; v7: the
+    # mirrored copies of hand_004, hand_069 and hand_111 mirrored back
+    return art.cache_dir().parent / "photo-faces" / f"{fold}-{FACE_PX[0]}x{FACE_PX[1]}-v7.npz"
 
 
 def _build(root: Path, fold: str) -> list[PhotoFace]:
