@@ -58,6 +58,8 @@ MIRRORED_COPIES = frozenset({
     # both mirror the copy whose hand runs 一 to 八 left to right, indices forwards
     "hand_111_jpg.rf.8c7b8f335b6767f9ba6914b7d010895e.jpg",
     "hand_111_jpg.rf.c835e9b45baab1880087b7b9f8bbb2e2.jpg",
+    # its 九 hooks to the left; both siblings' 九 hook to the right
+    "hand_025_jpg.rf.bc849a06b3e5eca774bc39c6294acaf8.jpg",
 })
 MAX_TILT = 12.0  # degrees: the dominant edge direction of a face box seen straight
 MIN_MATCH = 0.45  # least correlation with the drawn art in the chosen pose
@@ -252,8 +254,8 @@ def bank_file(fold: str) -> Path:
     """Where :func:`face_bank` keeps a fold's faces once built (a kit that trains elsewhere,
     ``scripts/gpu``, carries the file instead of the shared datasets)."""
     # v5: tile-faces read with datasets.faces.LABEL_FIXES; v6: no face stored mirrored; v7: the
-    # mirrored copies of hand_004, hand_069 and hand_111 mirrored back
-    return art.cache_dir().parent / "photo-faces" / f"{fold}-{FACE_PX[0]}x{FACE_PX[1]}-v7.npz"
+    # mirrored copies of hand_004, hand_069 and hand_111 mirrored back; v8: hand_025's too
+    return art.cache_dir().parent / "photo-faces" / f"{fold}-{FACE_PX[0]}x{FACE_PX[1]}-v8.npz"
 
 
 def _build(root: Path, fold: str) -> list[PhotoFace]:
