@@ -52,12 +52,13 @@ def _inliers(a: Features, b: Features) -> int:
     return 0 if inl is None else int(inl.sum())
 
 
-def same_hand(a: np.ndarray, b: np.ndarray) -> bool | None:
-    """Whether two copies (BGR images) show the photo with the same handedness; ``None``: the
-    fits do not tell (too few matches, or neither fit clearly the better)."""
-    fa = _features(a)
-    same = _inliers(fa, _features(b))
-    mirror = _inliers(fa, _features(np.ascontiguousarray(b[:, ::-1])))
+def _mirrored(image: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(image[:, ::-1])
+
+
+def _hand(a: Features, b: Features, b_mirrored: Features) -> bool | None:
+    """:func:`same_hand` from the copies' features (``b_mirrored``: of ``b``'s mirror image)."""
+    same, mirror = _inliers(a, b), _inliers(a, b_mirrored)
     if same > CLEAR * max(mirror, AT_LEAST):
         return True
     if mirror > CLEAR * max(same, AT_LEAST):
@@ -65,18 +66,27 @@ def same_hand(a: np.ndarray, b: np.ndarray) -> bool | None:
     return None
 
 
+def same_hand(a: np.ndarray, b: np.ndarray) -> bool | None:
+    """Whether two copies (BGR images) show the photo with the same handedness; ``None``: the
+    fits do not tell (too few matches, or neither fit clearly the better)."""
+    return _hand(_features(a), _features(b), _features(_mirrored(b)))
+
+
 def sides(images: Sequence[np.ndarray]) -> list[int] | None:
     """Each copy's side, 0 for the first copy's handedness and 1 for its mirror image, when
-    every pair of copies tells and they agree; ``None`` otherwise."""
+    every pair of copies tells and they agree; ``None`` otherwise. Each copy's features are
+    found once, for all the pairs it is in."""
+    plain = [_features(i) for i in images]
+    flipped = [_features(_mirrored(i)) for i in images]
     out = [0]
     for i in range(1, len(images)):
-        hand = same_hand(images[0], images[i])
+        hand = _hand(plain[0], plain[i], flipped[i])
         if hand is None:
             return None
         out.append(0 if hand else 1)
     for i in range(1, len(images)):
         for j in range(i + 1, len(images)):
-            if same_hand(images[i], images[j]) is not (out[i] == out[j]):
+            if _hand(plain[i], plain[j], flipped[j]) is not (out[i] == out[j]):
                 return None
     return out
 
@@ -91,21 +101,15 @@ def copies_by_photo(root: Path) -> dict[str, list[Path]]:
     return {g: sorted(v) for g, v in sorted(out.items())}
 
 
-def _read(path: Path) -> np.ndarray:
-    image = cv2.imread(str(path))
-    if image is None:
-        raise ValueError(f"{path}: not a readable image")
-    return image
-
-
 def main(argv: list[str] | None = None) -> None:
     from datasets.photo_faces import DATA_ROOT
+    from vision.capture import load_image
 
     names = sys.argv[1:] if argv is None else argv
     for photo, files in copies_by_photo(DATA_ROOT / "tiles-real").items():
         if len(files) < 2 or (names and not any(n in photo for n in names)):
             continue
-        found = sides([_read(f) for f in files])
+        found = sides([load_image(f) for f in files])
         if found is None:
             print(f"{photo}: the copies' handedness does not tell")
             continue
