@@ -101,15 +101,21 @@ def copies_by_photo(root: Path) -> dict[str, list[Path]]:
     return {g: sorted(v) for g, v in sorted(out.items())}
 
 
+def _read(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path))
+    if image is None:
+        raise ValueError(f"{path}: not a readable image")
+    return image
+
+
 def main(argv: list[str] | None = None) -> None:
     from datasets.photo_faces import DATA_ROOT
-    from vision.capture import load_image
 
     names = sys.argv[1:] if argv is None else argv
     for photo, files in copies_by_photo(DATA_ROOT / "tiles-real").items():
         if len(files) < 2 or (names and not any(n in photo for n in names)):
             continue
-        found = sides([load_image(f) for f in files])
+        found = sides([_read(f) for f in files])
         if found is None:
             print(f"{photo}: the copies' handedness does not tell")
             continue
