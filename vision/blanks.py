@@ -22,7 +22,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.backs import frame_colours, ground_colour, middle_lab, nearer_back
+from vision.backs import BLANK_CLASS, frame_colours, ground_colour, middle_lab, nearer_back
 from vision.detections import TileDetections
 from vision.metrics import iou_matrix
 
@@ -54,6 +54,12 @@ FELT_LEAST = 4.0
 # Lab, on a green felt under green backs); of the 11,631 on nothing 3 pass both
 BACK_PLACE_SHARE = 0.8
 FELT_OVER_BACK = 3.0
+# a box read as 白 whose middle lies farther than GROUND_NEAR from the faces' ground and this
+# many times nearer the felt shows the felt: over 600 scenes of REALVAL9D-14D (120 each) the 683
+# boxes on labeled 白 faces lay at most 2.4 times nearer the felt than the ground (those beyond
+# GROUND_NEAR), and 9 of the 41 白 boxes on no face lay 3 times nearer or more (bare felt between
+# a wall and a row; MODELS.md, thirty-first session)
+FELT_OVER_GROUND = 3.0
 ONE_PLACE = 0.2  # IoU of two back places over which they are one (the nearer the backs' kept)
 FELT_STEP = 8  # the felt's colour is taken from every 8th pixel each way (a frame's time)
 FELT_MARGIN = 6  # pixels around each box left out of the felt
@@ -151,6 +157,27 @@ def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
         apart = (to_felt >= FELT_APART) | (
             (to_felt >= FELT_LEAST) & (to_ground * GROUND_OVER_FELT <= to_felt))
     return places[near & (apart | between)]
+
+
+def felt_blanks(image: np.ndarray, dets: TileDetections) -> np.ndarray:
+    """(N,) bool: the boxes read as 白 whose middle shows the felt and not the faces' ground.
+    The classifier names a place with no ink 白, so a box the detector put on bare felt is read
+    as a 白 (a discard that was never made); a 白 face shows its ground (on a cloth of the
+    ground's colour neither is told, and none is marked)."""
+    out = np.zeros(len(dets), bool)
+    blank = np.flatnonzero(dets.is_tile & (dets.class_id == BLANK_CLASS))
+    ground = ground_colour(image, dets) if len(blank) else None
+    felt = felt_colour(image, dets) if ground is not None else None
+    if felt is None:
+        return out
+    for r in blank:
+        px = middle_lab(image, dets.xyxy[r])
+        if len(px):
+            colour = np.median(px, axis=0)
+            to_ground = float(np.linalg.norm(colour - ground))
+            out[r] = to_ground > GROUND_NEAR and to_ground >= FELT_OVER_GROUND * float(
+                np.linalg.norm(colour - felt))
+    return out
 
 
 def back_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:

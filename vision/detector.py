@@ -26,7 +26,7 @@ import numpy as np
 
 from scoring.tiles import DIE_CLASS
 from vision.backs import BLANK_CLASS, told_by_colour, tops_told_by_colour
-from vision.blanks import back_places, face_places
+from vision.blanks import back_places, face_places, felt_blanks
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
 from vision.labels import BACK_CLASS, ClassMap, class_map, parse_names
@@ -558,6 +558,7 @@ class Detector:
             dets = self.classify(image, dets)
             if not self.grey:
                 if self.size_used == TABLE_SIZE:
+                    dets = dets[~felt_blanks(image, dets)]  # a 白 read on bare felt
                     dets = unsure_straddles_dropped(dets)
                     dets = self.straddlers_split(image, dets)
                     dets = self.unboxed_blanks(image, dets)  # a plain 白 in a row, unboxed

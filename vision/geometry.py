@@ -44,6 +44,10 @@ STRAY_FACES = 2  # face-up boxes among a standing hand's backs taken for strays,
 # hand tiles show 0.41 at their 99th per cent, the 89 on meld tiles 1.23; seats whose hand was
 # read from such boxes showed 1.31-1.7 (MODELS.md, twenty-sixth session)
 STANDING_FLAT = 1.2
+# tile widths in front of the line of the rest of its row beyond which a face-up tile at a
+# row's end lies in front of the row, not in it (a flower read as a suit tile, fresh real-face
+# table_s26_000043: 1.06 in front, past the melds); the row's own tiles lie within 0.4 of it
+OFF_LINE = 0.75
 
 # --------------------------------------------------------------- calibration
 
@@ -471,8 +475,23 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarr
         # neighbours lie a width apart or more (more beside a sideways tile)
         close = np.flatnonzero(np.diff(a[along]) < 0.6)
         drop = {int(along[j + (off[j + 1] > off[j])]) for j in close}
+        drop |= _in_front_at_ends(along[~np.isin(along, list(drop))], d, a)
         row = np.array([r for r in row if int(r) not in drop], dtype=rows.dtype)
     return np.sort(row)
+
+
+def _in_front_at_ends(along: np.ndarray, d: np.ndarray, a: np.ndarray) -> set[int]:
+    """Of a row's face-up tiles (``along``, in order along it), those at either end lying more
+    than ``OFF_LINE`` widths in front of the line the others make (fitted along the row, so a
+    row seen at a slant keeps its ends): a flower or a discard beside the row's end."""
+    out: set[int] = set()
+    if len(along) < 5:
+        return out
+    for end, rest in ((along[0], along[1:]), (along[-1], along[:-1])):
+        slope, level = np.polyfit(a[rest], d[rest], 1)
+        if slope * a[end] + level - d[end] > OFF_LINE:
+            out.add(int(end))
+    return out
 
 
 def _tile_width(pos: np.ndarray, xyxy: np.ndarray) -> float:

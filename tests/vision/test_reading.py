@@ -428,6 +428,23 @@ def test_a_flower_in_front_of_a_sideways_meld_tile_is_not_in_the_row() -> None:
     assert format_tiles(s0.hand) == "1234567m55s" and format_tiles(s0.flowers) == "f4f2"
 
 
+def test_a_flower_at_the_rows_end_in_front_of_its_line_is_not_in_the_row() -> None:
+    """Fresh real-face table_s26_000043: an f8 read as 1s lay a width past the row's last meld
+    and 1.06 widths in front of the row's line (its own tiles within 0.4 of it), close enough
+    to be taken into the row; ending it, it left no cut of melds, and the seat's hand and both
+    melds were read as a hand of fifteen. A tile at a row's end that far in front of the
+    others' line is no part of the row: the flower, and the melds read again."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m55s", melds=[("chow", "456p", 0)],
+                                  flowers="f2f4"), *OTHER_HANDS])
+    dets = _f4_read_as_1s(scene, 13)
+    last = dets.xyxy[11]  # the chow's last tile, the row's right end
+    width = float(last[2] - last[0])
+    dets.xyxy[13] = last + np.array([1.05, -1.06, 1.05, -1.06], np.float32) * width
+    s0 = _seat0(scene, dets)
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["456p"]
+    assert format_tiles(s0.hand) == "1234567m55s" and "f4" in format_tiles(s0.flowers)
+
+
 def test_a_hand_tile_read_as_a_flower_stays_in_the_hand() -> None:
     """A tile in line with a hand's row read as f4 (its own kind the runner-up): flowers lie in
     front of the hand, never in its row, so it is the runner-up, in the hand."""
