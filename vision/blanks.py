@@ -60,6 +60,16 @@ FELT_OVER_BACK = 3.0
 # GROUND_NEAR), and 9 of the 41 白 boxes on no face lay 3 times nearer or more (bare felt between
 # a wall and a row; MODELS.md, thirty-first session)
 FELT_OVER_GROUND = 3.0
+# a hole inside a row: a place one step past a face box (its step from a touching neighbour)
+# where no box's centre lies within this share of the step, with a face box two steps on
+# (within BEYOND): seen at a slant, a row's boxes overlap their neighbours, so a box's place
+# there overlaps both sides' boxes and the IoU test of the row's ends cannot tell it empty
+HOLE_EMPTY = 0.5
+# the face box beyond a hole lies this many steps on, its size and the box's before the hole
+# alike within HOLE_ALIKE (a gap between melds beside a claimed tile lying sideways, 1.5 to 1.7
+# steps, is no hole)
+HOLE_STEPS = (1.8, 2.3)
+HOLE_ALIKE = 1.15
 ONE_PLACE = 0.2  # IoU of two back places over which they are one (the nearer the backs' kept)
 FELT_STEP = 8  # the felt's colour is taken from every 8th pixel each way (a frame's time)
 FELT_MARGIN = 6  # pixels around each box left out of the felt
@@ -131,6 +141,60 @@ def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, n
         if not kept or iou_matrix(places[i:i + 1], places[kept]).max() < 0.5:
             kept.append(i)
     return places[kept].astype(np.float32), between[kept]
+
+
+def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
+    """(K, 4) places one tile wide inside a row where no box is: one step past a face box
+    (the step from its touching neighbour on the other side), with a face box of its size in
+    line two steps on and no box's centre near the place (a tile the detector passed over,
+    or boxed together with a neighbour; fresh real-face table_s24_000138, table_s27_000142)."""
+    faces = np.flatnonzero(dets.is_tile)
+    if len(faces) < 3:
+        return np.zeros((0, 4), np.float32)
+    b = dets.xyxy[faces].astype(np.float64)
+    c = (b[:, :2] + b[:, 2:]) / 2
+    size = b[:, 2:] - b[:, :2]
+    d = c[None, :, :] - c[:, None, :]  # d[j, a]: from j to a
+    ratio = size[None, :, :] / size[:, None, :]
+    alike = ((ratio > 1 / ALIKE) & (ratio < ALIKE)).all(axis=2)
+    across_x = np.abs(d[..., 0]) >= np.abs(d[..., 1])
+    along = np.where(across_x, np.abs(d[..., 0]), np.abs(d[..., 1]))
+    off = np.where(across_x, np.abs(d[..., 1]), np.abs(d[..., 0]))
+    length = np.where(across_x, size[:, None, 0], size[:, None, 1])
+    width = np.where(across_x, size[:, None, 1], size[:, None, 0])
+    touching = (alike & (along >= ALONG[0] * length) & (along <= ALONG[1] * length)
+                & (off <= ACROSS * width))
+    np.fill_diagonal(touching, False)
+    j, a = np.nonzero(touching)
+    if not len(j):
+        return np.zeros((0, 4), np.float32)
+    step = d[j, a]
+    reach = np.linalg.norm(step, axis=1)
+    # the next face box on, of a's size: HOLE_STEPS on along the step, off its line by under
+    # ACROSS of a step; the hole lies half way to it
+    rel = c[None, :, :] - c[a][:, None, :]  # (P, F): from a to every face
+    t = np.einsum("pfk,pk->pf", rel, step) / reach[:, None] ** 2
+    side_off = np.abs(np.einsum("pfk,pk->pf", rel, step[:, ::-1] * [1, -1])) / reach[:, None]
+    same = ((ratio > 1 / HOLE_ALIKE) & (ratio < HOLE_ALIKE)).all(axis=2)
+    on = (t >= HOLE_STEPS[0]) & (t <= HOLE_STEPS[1]) & (side_off <= ACROSS * reach[:, None]) \
+        & same[a] & same[j]
+    closed = on.any(axis=1)
+    k = np.where(closed, np.argmax(on, axis=1), a)
+    centre = (c[a] + c[k]) / 2
+    every = dets.center.astype(np.float64)
+    empty = (np.linalg.norm(every[None, :, :] - centre[:, None, :], axis=2)
+             > HOLE_EMPTY * reach[:, None]).all(axis=1)
+    half = (size[a] + size[k]) / 4
+    places = np.concatenate([centre - half, centre + half], axis=1)
+    h, w = shape[:2]
+    keep = (empty & closed & (places[:, 0] >= 0) & (places[:, 1] >= 0)
+            & (places[:, 2] <= w) & (places[:, 3] <= h))
+    places = places[keep]
+    kept: list[int] = []
+    for i in range(len(places)):  # a hole is proposed from both its sides
+        if not kept or iou_matrix(places[i:i + 1], places[kept]).max() < 0.5:
+            kept.append(i)
+    return places[kept].astype(np.float32)
 
 
 def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:

@@ -26,7 +26,7 @@ import numpy as np
 
 from scoring.tiles import DIE_CLASS
 from vision.backs import BLANK_CLASS, told_by_colour, tops_told_by_colour
-from vision.blanks import back_places, face_places, felt_blanks
+from vision.blanks import back_places, face_places, felt_blanks, hole_places
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
 from vision.labels import BACK_CLASS, ClassMap, class_map, parse_names
@@ -50,6 +50,7 @@ NEAR_TILES = 8
 STRADDLER_HOLDS = 0.6  # share of a face box inside a two-tile box that makes it one of the two
 SPLIT_SURE = 0.5  # the classifier's top probability at the other tile's place that names it
 SPLIT_BOXED = 0.3  # IoU with a face box at which the other tile's place is boxed already
+SURE_HOLE = 0.9  # the classifier's odds of one kind at a hole inside a row that make it a tile
 SURE_BLANK = 0.7  # the classifier's odds of 白 at a place no box holds that make it a tile
 # (over the places that pass the colour test on REALVAL6, 4, 3, ARTVAL, ARTVAL2: read 白 at 0.5
 # or more, 18 on 白 faces and none elsewhere; at 0.9, 15; MODELS.md, nineteenth session)
@@ -562,6 +563,7 @@ class Detector:
                     dets = unsure_straddles_dropped(dets)
                     dets = self.straddlers_split(image, dets)
                     dets = self.unboxed_blanks(image, dets)  # a plain 白 in a row, unboxed
+                    dets = self.unboxed_in_rows(image, dets)  # a tile in a hole in a row
                     dets = self.unboxed_backs(image, dets)  # a concealed kong's back, unboxed
                 # a standing tile's top, named 白 for its blank side
                 dets = tops_told_by_colour(image, dets)
@@ -910,6 +912,26 @@ class Detector:
         if not sure.any():
             return dets
         return self._found_by_row(dets, places[sure], BLANK_CLASS)
+
+    def unboxed_in_rows(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
+        """``dets`` with a face box added at each hole one tile wide inside a row
+        (:func:`vision.blanks.hole_places`) whose crop the classifier is sure shows one tile
+        kind (``SURE_HOLE``), scored at the threshold (found by the row, not by the detector)."""
+        if self.cls is None:
+            return dets
+        places = hole_places(dets, image.shape)
+        if not len(places):
+            return dets
+        cmap = np.array(self.cls.classes.class_id)
+        probs = self.crop_probs(image, places)
+        top = probs.argmax(axis=1)
+        kinds = cmap[top]
+        sure = (probs[np.arange(len(places)), top] >= SURE_HOLE) & (kinds >= 0) \
+            & (kinds < DIE_CLASS)
+        out = dets
+        for kind in np.unique(kinds[sure]).tolist():
+            out = self._found_by_row(out, places[sure & (kinds == kind)], int(kind))
+        return out
 
     def unboxed_backs(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """``dets`` with a back box added at each place at a row's end that shows the backs'

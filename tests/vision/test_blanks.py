@@ -18,9 +18,10 @@ from tests.vision.scenes import (
     detections,
     paint,
     table_corners,
+    tilted,
     top_down,
 )
-from vision.blanks import back_places, face_places, felt_blanks, row_end_places
+from vision.blanks import back_places, face_places, felt_blanks, hole_places, row_end_places
 from vision.detections import TileDetections
 from vision.detector import default_models_dir, load_detector
 from vision.geometry import TableCalibration, read_table
@@ -119,6 +120,32 @@ def test_a_frame_with_fewer_than_two_faces_proposes_nothing() -> None:
     one = seen[np.flatnonzero(seen.is_tile)[:1]]
     assert len(face_places(image, one)) == 0
     assert len(face_places(image, TileDetections.empty())) == 0
+
+
+def _hand_tile_unboxed(camera: np.ndarray) -> tuple[TileDetections, TileDetections, np.ndarray]:
+    """Every box of BLANKS seen by ``camera``, the same without seat 0's fifth hand tile
+    from the left, and that tile's box."""
+    dets, _ = detections(BLANKS, camera)
+    tiles = np.flatnonzero(dets.is_tile)
+    low = tiles[np.argmax(dets.center[tiles, 1])]  # seat 0's row lies lowest in the frame
+    height = float(dets.xyxy[low, 3] - dets.xyxy[low, 1])
+    hand = tiles[dets.center[tiles, 1] > dets.center[low, 1] - 0.6 * height]
+    gone = int(hand[np.argsort(dets.center[hand, 0])][4])
+    return dets, dets[[i for i in range(len(dets)) if i != gone]], dets.xyxy[gone]
+
+
+@pytest.mark.parametrize(("camera", "shape"), [(top_down(), (1080, 1080)),
+                                               (tilted(), (1080, 1920))], ids=["above", "tilted"])
+def test_a_hand_tile_passed_over_inside_the_row_is_the_one_hole(
+        camera: np.ndarray, shape: tuple[int, int]) -> None:
+    """Fresh real-face table_s24_000138: a 4s between a 5s and an S was boxed by neither, and
+    the winner's hand was a tile short. One step past a box, two steps short of the next, no
+    box: the hole. The whole row, its melds beside a claimed tile lying sideways, has none."""
+    every, seen, missing = _hand_tile_unboxed(camera)
+    places = hole_places(seen, shape)
+    assert len(places) == 1
+    assert iou_matrix(places, missing[None]).item() > 0.7
+    assert len(hole_places(every, shape)) == 0
 
 
 def _blank_on_felt() -> tuple[np.ndarray, TileDetections]:
