@@ -148,6 +148,41 @@ def test_a_hand_tile_passed_over_inside_the_row_is_the_one_hole(
     assert len(hole_places(every, shape)) == 0
 
 
+@pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
+                    reason="no shipped classifier")
+def test_a_hole_named_surely_is_the_tile_and_a_box_straddling_it_goes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fresh real-face table_s27_000142: the unboxed 2s's hole was named, but a 3s box over
+    half of it and half of the 3s beside it (0.57 steps from the hole) stayed, and the row
+    rule then kept one of the three. Named surely, the hole's tile is the surest box there:
+    a box all but wholly inside it and its neighbour straddles them. Unsure, nothing is added."""
+    every, seen, missing = _hand_tile_unboxed(top_down())
+    image = paint(every, detections(BLANKS, top_down())[1])
+    nxt = seen.xyxy[np.argmin(np.linalg.norm(seen.center - (missing[:2] + missing[2:]) / 2
+                                             - [missing[2] - missing[0], 0], axis=1))]
+    step = (nxt - missing)[0]
+    straddler = seen[np.flatnonzero(seen.is_tile)[:1]]
+    shift = np.array([0.6 * step, 0, 0.6 * step, 0], np.float32)
+    straddler = straddler.with_(xyxy=(missing + shift)[None],
+                                confidence=np.array([0.4], np.float32))
+    boxed = TileDetections.merge([seen, straddler])
+    det = load_detector()
+    cmap = np.array(det.cls.classes.class_id)
+    two_p = parse_tiles("2p")[0]
+    sure = np.zeros(len(cmap), np.float32)
+    sure[int(np.flatnonzero(cmap == two_p)[0])] = 0.97
+    monkeypatch.setattr(det, "crop_probs", lambda img, boxes, pads=None: np.tile(
+        sure, (len(boxes), 1)))
+    found = det.unboxed_in_rows(image, boxed)
+    assert len(found) == len(seen) + 1  # the hole's tile in, the straddler out
+    assert found.class_id[-1] == two_p and found.confidence[-1] == pytest.approx(det.conf)
+    assert iou_matrix(found.xyxy[-1:], missing[None]).item() > 0.7
+    assert iou_matrix(found.xyxy, straddler.xyxy).max() < 0.9
+    assert format_tiles(_seat0(found).hand) == "345m12355pPPP"
+    sure[:] = 0.5 / len(cmap)
+    assert len(det.unboxed_in_rows(image, boxed)) == len(boxed)
+
+
 def _blank_on_felt() -> tuple[np.ndarray, TileDetections]:
     """The painted frame (白 faces with no ink) and every box, with one more read as 白 on the
     bare felt between seat 0's row and the table's middle."""
