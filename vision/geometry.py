@@ -48,6 +48,11 @@ STANDING_FLAT = 1.2
 # row's end lies in front of the row, not in it (a flower read as a suit tile, fresh real-face
 # table_s26_000043: 1.06 in front, past the melds); the row's own tiles lie within 0.4 of it
 OFF_LINE = 0.75
+# a seat's outermost run whose face-up boxes are all scored under this (detector x classifier)
+# while sure faces lie inside it is no row: boxes on bare cloth beyond the hand (fresh
+# real-face table_s27_000217: five at 0.08-0.19 on a light cloth, read 9s and 白, took the
+# hand's place and the hand was read as the pond)
+UNSURE_RUN = 0.2
 
 # --------------------------------------------------------------- calibration
 
@@ -658,6 +663,15 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         kinds = dets.class_id.copy()
         kinds[list(suit_reads)] = list(suit_reads.values())
         dets = dets.with_(class_id=kinds)
+    for k in range(4):
+        o = outers[k]
+        up = o[face_up[o]]
+        if len(up) and not backs[o].any() and (dets.confidence[up] < UNSURE_RUN).all():
+            rest = np.setdiff1d(rows_of[k], o)
+            if (face_up[rest] & (dets.confidence[rest] >= UNSURE_RUN)).sum() >= 3:
+                role[o] = "outside"
+                rows_of[k] = rest
+                outers[k] = _outer_row(rest, d, layout, a, face_up, sideways)
     full = {k: float(np.median(d[o])) for k, o in enumerate(outers) if len(o) >= 3}
     for k in range(4):
         # a box or two alone beyond where the other seats' hands lie (a stray box, the rim of

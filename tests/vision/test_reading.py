@@ -445,6 +445,27 @@ def test_a_flower_at_the_rows_end_in_front_of_its_line_is_not_in_the_row() -> No
     assert format_tiles(s0.hand) == "1234567m55s" and "f4" in format_tiles(s0.flowers)
 
 
+def test_unsure_boxes_on_the_cloth_beyond_a_hand_are_no_row() -> None:
+    """Fresh real-face table_s27_000217: five boxes on a light cloth a tile's length beyond
+    the winner's hand, scored 0.08-0.19 and read 9s and 白, made the seat's outermost run;
+    the hand, inside it, was read as the pond. A run of unsure faces alone, sure faces inside
+    it, is no row; the same run scored surely still is (the row rules are unchanged)."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m55s", melds=[("chow", "456p", 0)]),
+                         *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    hand = np.flatnonzero(dets.center[:, 1] > np.percentile(dets.center[:, 1], 85))
+    first = hand[np.argsort(dets.center[hand, 0])][:4]
+    beyond = dets[first]
+    height = float(np.median(beyond.xyxy[:, 3] - beyond.xyxy[:, 1]))
+    beyond = beyond.with_(xyxy=beyond.xyxy + np.array([0, 1.3, 0, 1.3], np.float32) * height,
+                          confidence=np.full(len(beyond), 0.12, np.float32))
+    s0 = _seat0(scene, TileDetections.merge([dets, beyond]))
+    assert format_tiles(s0.hand) == "1234567m55s"
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["456p"]
+    sure = beyond.with_(confidence=np.full(len(beyond), 0.6, np.float32))
+    assert format_tiles(_seat0(scene, TileDetections.merge([dets, sure])).hand) != "1234567m55s"
+
+
 def test_a_hand_tile_read_as_a_flower_stays_in_the_hand() -> None:
     """A tile in line with a hand's row read as f4 (its own kind the runner-up): flowers lie in
     front of the hand, never in its row, so it is the runner-up, in the hand."""
