@@ -101,13 +101,13 @@ def row_end_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     return _places(dets, shape)[0]
 
 
-def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`row_end_places`, and for each whether a face box lies one tile on past it again:
-    a hole inside a row, one tile wide, where no row has a gap that size."""
+def _touching(dets: TileDetections) -> tuple[np.ndarray, ...] | None:
+    """Over the face boxes: centres, sizes (w, h), offsets ``d[a, k]`` from a to k, size
+    ratios, a's length along the line to k, and which pairs touch (alike, a tile's length
+    apart along a row, in line); None with fewer than two faces."""
     faces = np.flatnonzero(dets.is_tile)
-    none = np.zeros((0, 4), np.float32), np.zeros(0, bool)
     if len(faces) < 2:
-        return none
+        return None
     b = dets.xyxy[faces].astype(np.float64)
     c = (b[:, :2] + b[:, 2:]) / 2
     size = b[:, 2:] - b[:, :2]  # (w, h)
@@ -122,6 +122,17 @@ def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, n
     touching = (alike & (along >= ALONG[0] * length) & (along <= ALONG[1] * length)
                 & (off <= ACROSS * width))
     np.fill_diagonal(touching, False)
+    return c, size, d, ratio, length, touching
+
+
+def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`row_end_places`, and for each whether a face box lies one tile on past it again:
+    a hole inside a row, one tile wide, where no row has a gap that size."""
+    none = np.zeros((0, 4), np.float32), np.zeros(0, bool)
+    pairs = _touching(dets)
+    if pairs is None:
+        return none
+    c, size, d, _, length, touching = pairs
     a, k = np.nonzero(touching)
     if not len(a):
         return none
@@ -148,24 +159,11 @@ def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     (the step from its touching neighbour on the other side), with a face box of its size in
     line two steps on and no box's centre near the place (a tile the detector passed over,
     or boxed together with a neighbour; fresh real-face table_s24_000138, table_s27_000142)."""
-    faces = np.flatnonzero(dets.is_tile)
-    if len(faces) < 3:
+    pairs = _touching(dets) if int(dets.is_tile.sum()) >= 3 else None
+    if pairs is None:
         return np.zeros((0, 4), np.float32)
-    b = dets.xyxy[faces].astype(np.float64)
-    c = (b[:, :2] + b[:, 2:]) / 2
-    size = b[:, 2:] - b[:, :2]
-    d = c[None, :, :] - c[:, None, :]  # d[j, a]: from j to a
-    ratio = size[None, :, :] / size[:, None, :]
-    alike = ((ratio > 1 / ALIKE) & (ratio < ALIKE)).all(axis=2)
-    across_x = np.abs(d[..., 0]) >= np.abs(d[..., 1])
-    along = np.where(across_x, np.abs(d[..., 0]), np.abs(d[..., 1]))
-    off = np.where(across_x, np.abs(d[..., 1]), np.abs(d[..., 0]))
-    length = np.where(across_x, size[:, None, 0], size[:, None, 1])
-    width = np.where(across_x, size[:, None, 1], size[:, None, 0])
-    touching = (alike & (along >= ALONG[0] * length) & (along <= ALONG[1] * length)
-                & (off <= ACROSS * width))
-    np.fill_diagonal(touching, False)
-    j, a = np.nonzero(touching)
+    c, size, d, ratio, _, touching = pairs
+    j, a = np.nonzero(touching)  # a touches j, the step from j to a: d[j, a]
     if not len(j):
         return np.zeros((0, 4), np.float32)
     step = d[j, a]
