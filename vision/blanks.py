@@ -65,6 +65,8 @@ FELT_OVER_GROUND = 3.0
 # (within BEYOND): seen at a slant, a row's boxes overlap their neighbours, so a box's place
 # there overlaps both sides' boxes and the IoU test of the row's ends cannot tell it empty
 HOLE_EMPTY = 0.5
+LONE_REACH = 4.0  # tile lengths within which a lone face box looks for its row
+LONE_ALIGN = 0.9  # cosine over which that row runs along the line to the lone box
 # the face box beyond a hole lies this many steps on, its size and the box's before the hole
 # alike within HOLE_ALIKE (a gap between melds beside a claimed tile lying sideways, 1.5 to 1.7
 # steps, is no hole)
@@ -132,15 +134,19 @@ def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, n
     pairs = _touching(dets)
     if pairs is None:
         return none
-    c, size, d, _, length, touching = pairs
+    c, size, d, ratio, length, touching = pairs
     a, k = np.nonzero(touching)
     if not len(a):
         return none
     centre = c[a] - d[a, k]
     half = size[a] / 2
-    places = np.concatenate([centre - half, centre + half], axis=1)
     beyond = np.linalg.norm(c[None, :, :] - (centre - d[a, k])[:, None, :], axis=2)
     between = (beyond <= BEYOND * length[a, k][:, None]).any(axis=1)
+    lone_centre, lone_half = _lone_places(c, size, d, ratio, length, touching)
+    centre = np.concatenate([centre, lone_centre])
+    half = np.concatenate([half, lone_half])
+    between = np.concatenate([between, np.zeros(len(lone_centre), bool)])
+    places = np.concatenate([centre - half, centre + half], axis=1)
     h, w = shape[:2]
     keep = ((places[:, 0] >= 0) & (places[:, 1] >= 0) & (places[:, 2] <= w)
             & (places[:, 3] <= h))
@@ -152,6 +158,44 @@ def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, n
         if not kept or iou_matrix(places[i:i + 1], places[kept]).max() < 0.5:
             kept.append(i)
     return places[kept].astype(np.float32), between[kept]
+
+
+def _lone_places(c: np.ndarray, size: np.ndarray, d: np.ndarray, ratio: np.ndarray,
+                 length: np.ndarray, touching: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Centres and half sizes of the places either side of a face box with no neighbour along
+    its row, a step from it along the line to the nearest face box of its size a gap away whose
+    row runs along that line (the step that box makes with its neighbour): a meld of 白 found
+    by one box of three (fresh real-face table_s26_000122: a pung's middle 白 alone boxed)."""
+    alike = ((ratio > 1 / ALIKE) & (ratio < ALIKE)).all(axis=2)
+    dist = np.maximum(np.linalg.norm(d, axis=2), 1e-9)
+    nextto = touching | touching.T
+    has = nextto.any(axis=1)
+    centres, halves = [], []
+    for a in range(len(c)):
+        span = dist[a] / length[a]
+        near = np.flatnonzero(alike[a] & has & (span > ALONG[1]) & (span < LONE_REACH))
+        if not len(near):
+            continue
+        found = None
+        for k in near[np.argsort(dist[a, near])].tolist():
+            unit = -d[a, k] / dist[a, k]  # from k toward a
+            mates = np.flatnonzero(nextto[k])
+            along = np.abs(d[k, mates] @ unit) >= LONE_ALIGN * dist[k, mates]
+            if along.any():  # k's row runs along the line
+                found = unit, float(dist[k, mates[along][0]])
+                break
+        if found is None:
+            continue
+        unit, step = found
+        mine = np.flatnonzero(nextto[a])
+        if (np.abs(d[a, mine] @ unit) >= LONE_ALIGN * dist[a, mine]).any():
+            continue  # a has a neighbour along the row: no lone box
+        for sign in (1.0, -1.0):
+            centres.append(c[a] + sign * step * unit)
+            halves.append(size[a] / 2)
+    if not centres:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.array(centres), np.array(halves)
 
 
 def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:

@@ -183,6 +183,26 @@ def test_a_hole_named_surely_is_the_tile_and_a_box_straddling_it_goes(
     assert len(det.unboxed_in_rows(image, boxed)) == len(boxed)
 
 
+def test_a_pung_of_blanks_boxed_by_one_tile_alone_is_found_from_it() -> None:
+    """Fresh real-face table_s26_000122: of a pung of 白 only the middle tile was boxed. It has
+    no neighbour along its row, so no row end was proposed from it, and the pung was read as
+    one 白 in the hand. A step either way from it (the step of the hand's row, which runs
+    along the line to it a gap away) are places too: the last 白 is found from it."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p", melds=[("pung", "PPP", 0)]),
+                         *BLANKS.seats[1:]], wall=40)
+    dets, truth = detections(scene, top_down())
+    image = paint(dets, truth)
+    blanks = sorted((i for i in range(len(dets)) if truth[i] == WHITE),
+                    key=lambda i: dets.center[i, 0])
+    for i in blanks:
+        x0, y0, x1, y1 = dets.xyxy[i].astype(int).tolist()
+        image[y0:y1 + 1, x0:x1 + 1] = FACE  # no ink
+    claimed, _, last = blanks
+    seen = dets[[i for i in range(len(dets)) if i not in (claimed, last)]]
+    places = face_places(image, seen)
+    assert (iou_matrix(places, dets.xyxy[[last]]) > 0.7).any()
+
+
 def _blank_on_felt() -> tuple[np.ndarray, TileDetections]:
     """The painted frame (白 faces with no ink) and every box, with one more read as 白 on the
     bare felt between seat 0's row and the table's middle."""
