@@ -19,6 +19,8 @@ that shows the frame's backs' colour, far nearer it than the felt's, is a back.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import cv2
 import numpy as np
 
@@ -103,6 +105,29 @@ def row_end_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     return _places(dets, shape)[0]
 
 
+def _alike(ratio: np.ndarray, within: float) -> np.ndarray:
+    """Which boxes' sizes (``ratio``: one's over the other's, per side) differ by under
+    ``within`` on both sides."""
+    return ((ratio > 1 / within) & (ratio < within)).all(axis=2)
+
+
+def _in_image(places: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """(K,) bool: the xyxy ``places`` that lie wholly inside an image of ``shape``."""
+    h, w = shape[:2]
+    return ((places[:, 0] >= 0) & (places[:, 1] >= 0) & (places[:, 2] <= w)
+            & (places[:, 3] <= h))
+
+
+def _distinct(places: np.ndarray, order: Iterable[int], iou: float) -> list[int]:
+    """The places, visited in ``order``, that overlap none kept before them by ``iou`` or
+    more: one place proposed twice (from both sides, or from two boxes) is kept once."""
+    kept: list[int] = []
+    for i in order:
+        if not kept or iou_matrix(places[i:i + 1], places[kept]).max() < iou:
+            kept.append(i)
+    return kept
+
+
 def _touching(dets: TileDetections) -> tuple[np.ndarray, ...] | None:
     """Over the face boxes: centres, sizes (w, h), offsets ``d[a, k]`` from a to k, size
     ratios, a's length along the line to k, and which pairs touch (alike, a tile's length
@@ -115,7 +140,7 @@ def _touching(dets: TileDetections) -> tuple[np.ndarray, ...] | None:
     size = b[:, 2:] - b[:, :2]  # (w, h)
     d = c[None, :, :] - c[:, None, :]  # d[a, k]: from a to k
     ratio = size[None, :, :] / size[:, None, :]
-    alike = ((ratio > 1 / ALIKE) & (ratio < ALIKE)).all(axis=2)
+    alike = _alike(ratio, ALIKE)
     across_x = np.abs(d[..., 0]) >= np.abs(d[..., 1])  # the row runs left-right
     along = np.where(across_x, np.abs(d[..., 0]), np.abs(d[..., 1]))
     off = np.where(across_x, np.abs(d[..., 1]), np.abs(d[..., 0]))
@@ -147,16 +172,11 @@ def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, n
     half = np.concatenate([half, lone_half])
     between = np.concatenate([between, np.zeros(len(lone_centre), bool)])
     places = np.concatenate([centre - half, centre + half], axis=1)
-    h, w = shape[:2]
-    keep = ((places[:, 0] >= 0) & (places[:, 1] >= 0) & (places[:, 2] <= w)
-            & (places[:, 3] <= h))
+    keep = _in_image(places, shape)
     if keep.any() and len(dets):
         keep[keep] = iou_matrix(places[keep], dets.xyxy.astype(np.float64)).max(axis=1) < EMPTY
     places, between = places[keep], between[keep]
-    kept: list[int] = []
-    for i in range(len(places)):
-        if not kept or iou_matrix(places[i:i + 1], places[kept]).max() < 0.5:
-            kept.append(i)
+    kept = _distinct(places, range(len(places)), 0.5)
     return places[kept].astype(np.float32), between[kept]
 
 
@@ -166,7 +186,7 @@ def _lone_places(c: np.ndarray, size: np.ndarray, d: np.ndarray, ratio: np.ndarr
     its row, a step from it along the line to the nearest face box of its size a gap away whose
     row runs along that line (the step that box makes with its neighbour): a meld of 白 found
     by one box of three (fresh real-face table_s26_000122: a pung's middle 白 alone boxed)."""
-    alike = ((ratio > 1 / ALIKE) & (ratio < ALIKE)).all(axis=2)
+    alike = _alike(ratio, ALIKE)
     dist = np.maximum(np.linalg.norm(d, axis=2), 1e-9)
     nextto = touching | touching.T
     has = nextto.any(axis=1)
@@ -217,7 +237,7 @@ def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     rel = c[None, :, :] - c[a][:, None, :]  # (P, F): from a to every face
     t = np.einsum("pfk,pk->pf", rel, step) / reach[:, None] ** 2
     side_off = np.abs(np.einsum("pfk,pk->pf", rel, step[:, ::-1] * [1, -1])) / reach[:, None]
-    same = ((ratio > 1 / HOLE_ALIKE) & (ratio < HOLE_ALIKE)).all(axis=2)
+    same = _alike(ratio, HOLE_ALIKE)
     on = (t >= HOLE_STEPS[0]) & (t <= HOLE_STEPS[1]) & (side_off <= ACROSS * reach[:, None]) \
         & same[a] & same[j]
     closed = on.any(axis=1)
@@ -228,15 +248,9 @@ def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
              > HOLE_EMPTY * reach[:, None]).all(axis=1)
     half = (size[a] + size[k]) / 4
     places = np.concatenate([centre - half, centre + half], axis=1)
-    h, w = shape[:2]
-    keep = (empty & closed & (places[:, 0] >= 0) & (places[:, 1] >= 0)
-            & (places[:, 2] <= w) & (places[:, 3] <= h))
-    places = places[keep]
-    kept: list[int] = []
-    for i in range(len(places)):  # a hole is proposed from both its sides
-        if not kept or iou_matrix(places[i:i + 1], places[kept]).max() < 0.5:
-            kept.append(i)
-    return places[kept].astype(np.float32)
+    places = places[empty & closed & _in_image(places, shape)]
+    # a hole is proposed from both its sides
+    return places[_distinct(places, range(len(places)), 0.5)].astype(np.float32)
 
 
 def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
@@ -308,9 +322,5 @@ def back_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
             to_back[i] = float(np.linalg.norm(middles[i] - back, axis=1).mean())
     # a hole a tile wide is proposed from both its sides, a few pixels apart: one back, the
     # place whose every pixel lies nearest the backs' colour (the other takes in the gap)
-    kept: list[int] = []
-    for i in np.argsort(to_back):
-        if np.isfinite(to_back[i]) and (not kept or iou_matrix(
-                places[i:i + 1], places[kept]).max() < ONE_PLACE):
-            kept.append(int(i))
-    return places[sorted(kept)]
+    order = [int(i) for i in np.argsort(to_back) if np.isfinite(to_back[i])]
+    return places[sorted(_distinct(places, order, ONE_PLACE))]

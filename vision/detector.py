@@ -928,11 +928,11 @@ class Detector:
         kinds = cmap[top]
         sure = (probs[np.arange(len(places)), top] >= SURE_HOLE) & (kinds >= 0) \
             & (kinds < DIE_CLASS)
-        out = dets
-        for kind in np.unique(kinds[sure]).tolist():
-            out = self._found_by_row(out, places[sure & (kinds == kind)], int(kind))
-        if len(out) == len(dets):
-            return out
+        if not sure.any():
+            return dets
+        found = np.flatnonzero(sure)
+        found = found[np.argsort(kinds[found], kind="stable")]  # kind by kind, as found
+        out = self._found_by_row(dets, places[found], kinds[found])
         # a box between the hole and its neighbour, all but wholly inside the two, straddles
         # them (fresh real-face table_s27_000142: a 3s box over half the unboxed 2s and half
         # the 3s): the hole's tile counts as the surest of boxes here
@@ -947,14 +947,15 @@ class Detector:
         places = back_places(image, dets)
         return self._found_by_row(dets, places, BACK_CLASS) if len(places) else dets
 
-    def _found_by_row(self, dets: TileDetections, boxes: np.ndarray, kind: int
-                      ) -> TileDetections:
-        """``dets`` with boxes of ``kind`` added at ``boxes``, scored at the threshold (found
-        by their row, not by the detector); their top-k: the kind alone, padded by merge."""
+    def _found_by_row(self, dets: TileDetections, boxes: np.ndarray,
+                      kind: int | np.ndarray) -> TileDetections:
+        """``dets`` with boxes of ``kind`` (one for all, or one a box) added at ``boxes``,
+        scored at the threshold (found by their row, not by the detector); their top-k: the
+        kind alone, padded by merge."""
         n = len(boxes)
         added = TileDetections(
             xyxy=boxes.astype(dets.xyxy.dtype), confidence=np.full(n, self.conf, np.float32),
-            class_id=np.full(n, kind, np.int16),
+            class_id=np.broadcast_to(np.asarray(kind, np.int16), (n,)).copy(),
             data={k: np.zeros((n, *v.shape[1:]), v.dtype) for k, v in dets.data.items()})
         return TileDetections.merge([dets, added])
 
