@@ -53,6 +53,15 @@ OFF_LINE = 0.75
 # real-face table_s27_000217: five at 0.08-0.19 on a light cloth, read 9s and 白, took the
 # hand's place and the hand was read as the pond)
 UNSURE_RUN = 0.2
+# a seat's outermost run whose boxes do not lie side by side (most of them farther than
+# SCATTERED_STEP widths from the next along it), all scored under SCATTERED_SURE, with a row of
+# three faces or more inside it, is no row: boxes on the table's rim beyond the hand (fresh
+# real-face table_s25_000262: three 白 read on a white rim 2.3 and 6.7 widths apart, scored
+# 0.11-0.29; table_s24_000088: five backs on a wooden rim, steps 0.8-2, scored 0.26-0.33) took
+# the hand's place, and the hand was read as the pond. A row's tiles lie a width apart, a
+# claimed tile's sideways neighbour 1.2 widths on, a meld's next meld 1.3 at most
+SCATTERED_STEP = 1.4
+SCATTERED_SURE = 0.5
 
 # --------------------------------------------------------------- calibration
 
@@ -485,6 +494,13 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarr
     return np.sort(row)
 
 
+def _side_by_side(rows: np.ndarray, a: np.ndarray) -> bool:
+    """Most of the boxes ``rows`` lie within ``SCATTERED_STEP`` widths of the next along their
+    row (``a``), as a row's tiles do; a box alone does not."""
+    steps = np.diff(np.sort(a[rows]))
+    return 2 * int((steps <= SCATTERED_STEP).sum()) > len(steps)
+
+
 def _in_front_at_ends(along: np.ndarray, d: np.ndarray, a: np.ndarray) -> set[int]:
     """Of a row's face-up tiles (``along``, in order along it), those at either end lying more
     than ``OFF_LINE`` widths in front of the line the others make (fitted along the row, so a
@@ -672,6 +688,16 @@ def read_table(dets: TileDetections, calib: TableCalibration,
                 role[o] = "outside"
                 rows_of[k] = rest
                 outers[k] = _outer_row(rest, d, layout, a, face_up, sideways)
+    for k in range(4):
+        o = outers[k]
+        if not len(o) or (dets.confidence[o] >= SCATTERED_SURE).any() or _side_by_side(o, a):
+            continue
+        rest = np.setdiff1d(rows_of[k], o)
+        inner = _outer_row(rest, d, layout, a, face_up, sideways)
+        if face_up[inner].sum() >= 3 and _side_by_side(inner, a):
+            role[o] = "outside"
+            rows_of[k] = rest
+            outers[k] = inner
     full = {k: float(np.median(d[o])) for k, o in enumerate(outers) if len(o) >= 3}
     for k in range(4):
         # a box or two alone beyond where the other seats' hands lie (a stray box, the rim of
@@ -1047,6 +1073,15 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
                             and not sideways[order[j]] and not sideways[order[j - 1]]
                             for i, e in zip(cut, ends, strict=True) for j in range(i + 1, e))
             if not (apart or wide or shown):
+                continue
+            # a first "meld" with no claimed tile seen, after a run of the hand's tiles by a gap
+            # no wider than ``split_gap``, is the hand's end: the hand lies 14 mm from its
+            # melds, and a hand's own gaps are boxed up to 0.15 widths wide (fresh real-face
+            # table_s25_000036: a hand's last EEE 0.15 apart read as a pung). On REALVAL9D and
+            # 10D, of the 62 melds rightly read from their gaps alone, those first after a
+            # hand lay 0.23 widths or more from it
+            if start > 1 and gap <= layout.split_gap and gaps[start - 1] <= layout.split_gap \
+                    and not _shown_meld(meld(start, ends[0] - start)):
                 continue
             # the hand lies farther from the melds (14 mm) than they lie apart (8 mm): a first
             # "meld" with no claimed tile seen, before a gap wider by a split than the hand's,

@@ -1226,3 +1226,44 @@ def test_a_standing_hand_whose_faces_are_boxed_edge_on_is_no_laid_down_hand() ->
     assert (table.detections.is_back[rows]).all()
     for seat, alone in zip(table.seats[:2], plain.seats[:2], strict=True):
         assert (seat.hand, seat.melds, seat.flowers) == (alone.hand, alone.melds, alone.flowers)
+
+
+def test_unsure_boxes_scattered_beyond_a_hand_are_no_row() -> None:
+    """Fresh real-face table_s25_000262: three boxes on a white rim beyond the winner's hand,
+    2.3 and 6.7 widths apart and scored 0.11-0.29, made the seat's outermost run, and the hand
+    inside it was read as the pond. Boxes that do not lie side by side, all unsure, beyond a
+    row of faces, are no row; the same boxes scored surely still are one (the rules are as
+    they were)."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m55s", melds=[("chow", "456p", 0)]),
+                         *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = np.flatnonzero(dets.is_tile & (dets.center[:, 1] > 900))  # seat 0: the bottom
+    along = mine[np.argsort(dets.center[mine, 0])]
+    beyond = dets[along[[0, 3, 9]]]  # 3 and 6 widths apart
+    height = float(np.median(beyond.xyxy[:, 3] - beyond.xyxy[:, 1]))
+    beyond = beyond.with_(xyxy=beyond.xyxy + np.array([0, 1.6, 0, 1.6], np.float32) * height,
+                          class_id=np.full(len(beyond), BACK_CLASS, np.int16),
+                          confidence=np.full(len(beyond), 0.3, np.float32))
+    s0 = _seat0(scene, TileDetections.merge([dets, beyond]))
+    assert format_tiles(s0.hand) == "1234567m55s" and s0.hidden == 0
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["456p"]
+    sure = beyond.with_(confidence=np.full(len(beyond), 0.6, np.float32))
+    assert format_tiles(_seat0(scene, TileDetections.merge([dets, sure])).hand) != "1234567m55s"
+
+
+@pytest.mark.parametrize(("apart", "melds"), [(0.12, []), (0.3, ["EEE"])])
+def test_a_hands_last_set_a_little_apart_is_no_meld(apart: float, melds: list[str]) -> None:
+    """Fresh real-face table_s25_000036: a winner's hand ending ``EEE``, boxed 0.15 widths
+    apart from the rest, was read as a pung beside the hand. The hand lies 14 mm (half a
+    width) from its melds: a first meld with no claimed tile seen, a gap of up to ``split_gap``
+    after a run of hand tiles, is the hand's end; a wider gap still makes it a meld."""
+    scene = Scene(seats=[SeatSpec(hand="45688m456p999sEEE"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = np.flatnonzero(dets.is_tile & (dets.center[:, 1] > 900))  # seat 0: the bottom
+    run = mine[np.argsort(dets.center[mine, 0])][11:]
+    assert format_tiles(dets.class_id[run].tolist()) == "EEE"
+    width = float(np.median(dets.xyxy[mine, 2] - dets.xyxy[mine, 0]))
+    dets.xyxy[run[:, None], [0, 2]] += apart * width
+    s0 = _seat0(scene, dets)
+    assert [format_tiles(m.tiles) for m in s0.melds] == melds
+    assert len(s0.hand) == 14 - 3 * len(melds)
