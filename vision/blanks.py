@@ -53,7 +53,10 @@ FELT_LEAST = 4.0
 # and its median colour this many times nearer the backs' than the felt's. Over the places
 # proposed on REALVAL6 and 7 (11,656; MODELS.md, twenty-sixth session) the 9 on a concealed
 # kong's unboxed back show 0.84 and more and lie 3.8 times nearer at the least (4.8 and 18.2,
-# Lab, on a green felt under green backs); of the 11,631 on nothing 3 pass both
+# Lab, on a green felt under green backs); of the 11,631 on nothing 3 pass both. It must also
+# lie FELT_APART from the felt, as a face's place must: on a felt near the backs' colour the
+# tiles' shadows show it (fresh real-face table_s25_000142: a dark green felt 11.7 from its green
+# backs, eight back places past rows' ends, none on a back, the nearest 14.8 from the felt)
 BACK_PLACE_SHARE = 0.8
 FELT_OVER_BACK = 3.0
 # a box read as 白 whose middle lies farther than GROUND_NEAR from the faces' ground and this
@@ -62,6 +65,11 @@ FELT_OVER_BACK = 3.0
 # GROUND_NEAR), and 9 of the 41 白 boxes on no face lay 3 times nearer or more (bare felt between
 # a wall and a row; MODELS.md, thirty-first session)
 FELT_OVER_GROUND = 3.0
+# a back box whose middle lies farther than GROUND_NEAR from the frame's backs' colour and this
+# many times nearer the felt shows the felt: over 150 scenes of REALVAL9D the 5,355 back boxes
+# on labeled backs lay at most 4.3 times nearer the felt than the backs' colour, and 82 of the
+# 906 on no labeled tile 6 times nearer or more (MODELS.md, thirty-second session)
+FELT_OVER_BACKS = 6.0
 # a hole inside a row: a place one step past a face box (its step from a touching neighbour)
 # where no box's centre lies within this share of the step, with a face box two steps on
 # (within BEYOND): seen at a slant, a row's boxes overlap their neighbours, so a box's place
@@ -279,24 +287,33 @@ def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
     return places[near & (apart | between)]
 
 
-def felt_blanks(image: np.ndarray, dets: TileDetections) -> np.ndarray:
-    """(N,) bool: the boxes read as 白 whose middle shows the felt and not the faces' ground.
-    The classifier names a place with no ink 白, so a box the detector put on bare felt is read
-    as a 白 (a discard that was never made); a 白 face shows its ground (on a cloth of the
-    ground's colour neither is told, and none is marked)."""
+def on_felt(image: np.ndarray, dets: TileDetections) -> np.ndarray:
+    """(N,) bool: the boxes read as 白 whose middle shows the felt and not the faces' ground,
+    and the back boxes whose middle shows the felt and not the frame's backs' colour. The
+    classifier names a place with no ink 白, so a box the detector put on bare felt is read as
+    a 白 (a discard that was never made); the detector boxes a patch of felt as a back now and
+    then too (fresh real-face table_s25_000142: past a chow's last tile, where it made the
+    chow no meld). A 白 face shows its ground, a back its colour; where the felt is of that
+    colour neither is told, and none is marked."""
     out = np.zeros(len(dets), bool)
     blank = np.flatnonzero(dets.is_tile & (dets.class_id == BLANK_CLASS))
+    backs = np.flatnonzero(dets.is_back)
     ground = ground_colour(image, dets) if len(blank) else None
-    felt = felt_colour(image, dets) if ground is not None else None
+    colours = frame_colours(image, dets) if len(backs) else None
+    felt = felt_colour(image, dets) if ground is not None or colours is not None else None
     if felt is None:
         return out
-    for r in blank:
-        px = middle_lab(image, dets.xyxy[r])
-        if len(px):
-            colour = np.median(px, axis=0)
-            to_ground = float(np.linalg.norm(colour - ground))
-            out[r] = to_ground > GROUND_NEAR and to_ground >= FELT_OVER_GROUND * float(
-                np.linalg.norm(colour - felt))
+    for rows, own, over in ((blank, ground, FELT_OVER_GROUND),
+                            (backs, None if colours is None else colours[0], FELT_OVER_BACKS)):
+        if own is None:
+            continue
+        for r in rows:
+            px = middle_lab(image, dets.xyxy[r])
+            if len(px):
+                colour = np.median(px, axis=0)
+                to_own = float(np.linalg.norm(colour - own))
+                out[r] = to_own > GROUND_NEAR and to_own >= over * float(
+                    np.linalg.norm(colour - felt))
     return out
 
 
@@ -317,8 +334,9 @@ def back_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
     to_back = np.full(len(places), np.inf)
     for i in np.flatnonzero(shaded):
         colour = np.median(middles[i], axis=0)
-        if float(np.linalg.norm(colour - back)) * FELT_OVER_BACK < float(
-                np.linalg.norm(colour - felt)):
+        to_felt = float(np.linalg.norm(colour - felt))
+        if to_felt >= FELT_APART and float(np.linalg.norm(colour - back)) * FELT_OVER_BACK \
+                < to_felt:
             to_back[i] = float(np.linalg.norm(middles[i] - back, axis=1).mean())
     # a hole a tile wide is proposed from both its sides, a few pixels apart: one back, the
     # place whose every pixel lies nearest the backs' colour (the other takes in the gap)

@@ -26,7 +26,7 @@ import numpy as np
 
 from scoring.tiles import DIE_CLASS
 from vision.backs import BLANK_CLASS, told_by_colour, tops_told_by_colour
-from vision.blanks import back_places, face_places, felt_blanks, hole_places
+from vision.blanks import back_places, face_places, hole_places, on_felt
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
 from vision.labels import BACK_CLASS, ClassMap, class_map, parse_names
@@ -559,7 +559,7 @@ class Detector:
             dets = self.classify(image, dets)
             if not self.grey:
                 if self.size_used == TABLE_SIZE:
-                    dets = dets[~felt_blanks(image, dets)]  # a 白 read on bare felt
+                    dets = dets[~on_felt(image, dets)]  # a 白 or a back read on bare felt
                     dets = unsure_straddles_dropped(dets)
                     dets = self.straddlers_split(image, dets)
                     dets = self.unboxed_blanks(image, dets)  # a plain 白 in a row, unboxed

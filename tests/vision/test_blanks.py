@@ -21,7 +21,7 @@ from tests.vision.scenes import (
     tilted,
     top_down,
 )
-from vision.blanks import back_places, face_places, felt_blanks, hole_places, row_end_places
+from vision.blanks import back_places, face_places, hole_places, on_felt, row_end_places
 from vision.detections import TileDetections
 from vision.detector import default_models_dir, load_detector
 from vision.geometry import TableCalibration, read_table
@@ -222,14 +222,28 @@ def test_a_blank_read_on_bare_felt_is_marked_and_the_blank_faces_are_not() -> No
     38 from the faces' ground and 2.3 from the felt; a 白 face shows its ground."""
     image, every = _blank_on_felt()
     assert (every.class_id[np.flatnonzero(every.is_tile)] == WHITE).sum() == 3
-    assert np.flatnonzero(felt_blanks(image, every)).tolist() == [len(every) - 1]
+    assert np.flatnonzero(on_felt(image, every)).tolist() == [len(every) - 1]
+
+
+def test_a_back_read_on_bare_felt_is_marked_and_the_walls_backs_are_not() -> None:
+    """Fresh real-face table_s25_000142: a patch of felt past a chow's last tile boxed as a
+    back (score 0.25) made the chow no meld. A back box whose middle shows the felt and not
+    the backs' colour is marked; on a felt of the backs' colour none is."""
+    image, every = _blank_on_felt()
+    on_cloth = every[[len(every) - 1]]
+    on_cloth = on_cloth.with_(class_id=np.full(1, BACK_CLASS, np.int16))
+    backs = TileDetections.merge([every[:-1], on_cloth])
+    assert backs.is_back.sum() > 10
+    assert np.flatnonzero(on_felt(image, backs)).tolist() == [len(backs) - 1]
+    image[np.all(image == image[0, 0], axis=2)] = BACK
+    assert not on_felt(image, backs).any()
 
 
 def test_on_a_cloth_of_the_faces_colour_no_blank_is_marked() -> None:
     image, every = _blank_on_felt()
     image[np.all(image == image[0, 0], axis=2)] = (205, 225, 232)
-    assert not felt_blanks(image, every).any()
-    assert not felt_blanks(image, TileDetections.empty()).any()
+    assert not on_felt(image, every).any()
+    assert not on_felt(image, TileDetections.empty()).any()
 
 
 @pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
@@ -281,10 +295,15 @@ def test_a_concealed_kongs_unboxed_back_is_found_by_its_colour_and_the_kong_read
     assert format_tiles(seat.hand) == "333m12355p" and seat.hidden == 0
 
 
-def test_no_back_is_proposed_on_a_felt_of_the_backs_colour_nor_where_none_is_missing() -> None:
+@pytest.mark.parametrize("felt_colour", [BACK, (150, 90, 45)])
+def test_no_back_is_proposed_on_a_felt_of_the_backs_colour_nor_where_none_is_missing(
+        felt_colour: tuple[int, int, int]) -> None:
+    """On a felt of the backs' colour, or within ``FELT_APART`` of it (9 Lab here: fresh
+    real-face table_s25_000142, a dark green felt 11.7 from its green backs, where the tiles'
+    shadows past eight rows' ends showed the backs' colour), colour cannot tell a back."""
     image, seen, _ = _kong_backs_unboxed((1,))
     felt = np.all(image == image[0, 0], axis=2)
-    image[felt] = BACK
+    image[felt] = felt_colour
     assert len(back_places(image, seen)) == 0
     whole, every, _ = _kong_backs_unboxed(())
     assert len(back_places(whole, every)) == 0
