@@ -679,25 +679,30 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         kinds = dets.class_id.copy()
         kinds[list(suit_reads)] = list(suit_reads.values())
         dets = dets.with_(class_id=kinds)
+
+    def beyond_the_row(k: int, inner: np.ndarray | None = None) -> None:
+        """Seat ``k``'s outermost run is no row of it: left outside, and the run inside it
+        (``inner``, where already found) is its row."""
+        role[outers[k]] = "outside"
+        rows_of[k] = np.setdiff1d(rows_of[k], outers[k])
+        outers[k] = _outer_row(rows_of[k], d, layout, a, face_up, sideways) if inner is None \
+            else inner
+
     for k in range(4):
+        # boxes on the cloth or the rim beyond the hand: a run of unsure faces, sure faces
+        # inside it (UNSURE_RUN), or unsure boxes not lying side by side, a row inside them
+        # (SCATTERED_STEP, SCATTERED_SURE)
         o = outers[k]
         up = o[face_up[o]]
-        if len(up) and not backs[o].any() and (dets.confidence[up] < UNSURE_RUN).all():
-            rest = np.setdiff1d(rows_of[k], o)
-            if (face_up[rest] & (dets.confidence[rest] >= UNSURE_RUN)).sum() >= 3:
-                role[o] = "outside"
-                rows_of[k] = rest
-                outers[k] = _outer_row(rest, d, layout, a, face_up, sideways)
-    for k in range(4):
-        o = outers[k]
-        if not len(o) or (dets.confidence[o] >= SCATTERED_SURE).any() or _side_by_side(o, a):
-            continue
         rest = np.setdiff1d(rows_of[k], o)
-        inner = _outer_row(rest, d, layout, a, face_up, sideways)
-        if face_up[inner].sum() >= 3 and _side_by_side(inner, a):
-            role[o] = "outside"
-            rows_of[k] = rest
-            outers[k] = inner
+        if len(up) and not backs[o].any() and (dets.confidence[up] < UNSURE_RUN).all() \
+                and (face_up[rest] & (dets.confidence[rest] >= UNSURE_RUN)).sum() >= 3:
+            beyond_the_row(k)
+        o = outers[k]
+        if len(o) and (dets.confidence[o] < SCATTERED_SURE).all() and not _side_by_side(o, a):
+            inner = _outer_row(np.setdiff1d(rows_of[k], o), d, layout, a, face_up, sideways)
+            if face_up[inner].sum() >= 3 and _side_by_side(inner, a):
+                beyond_the_row(k, inner)
     full = {k: float(np.median(d[o])) for k, o in enumerate(outers) if len(o) >= 3}
     for k in range(4):
         # a box or two alone beyond where the other seats' hands lie (a stray box, the rim of
@@ -706,9 +711,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         others = [v for j, v in full.items() if j != k]
         if 1 <= len(o) <= 2 and others and float(d[o].min()) > max(others) + 0.5 \
                 and len(rows_of[k]) - len(o) >= 3:
-            role[o] = "outside"
-            rows_of[k] = np.setdiff1d(rows_of[k], o)
-            outers[k] = _outer_row(rows_of[k], d, layout, a, face_up, sideways)
+            beyond_the_row(k)
             if len(outers[k]) >= 3:
                 full[k] = float(np.median(d[outers[k]]))
     for k in range(4):
@@ -1074,20 +1077,17 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
                             for i, e in zip(cut, ends, strict=True) for j in range(i + 1, e))
             if not (apart or wide or shown):
                 continue
-            # a first "meld" with no claimed tile seen, after a run of the hand's tiles by a gap
-            # no wider than ``split_gap``, is the hand's end: the hand lies 14 mm from its
-            # melds, and a hand's own gaps are boxed up to 0.15 widths wide (fresh real-face
-            # table_s25_000036: a hand's last EEE 0.15 apart read as a pung). On REALVAL9D and
-            # 10D, of the 62 melds rightly read from their gaps alone, those first after a
-            # hand lay 0.23 widths or more from it
-            if start > 1 and gap <= layout.split_gap and gaps[start - 1] <= layout.split_gap \
-                    and not _shown_meld(meld(start, ends[0] - start)):
-                continue
-            # the hand lies farther from the melds (14 mm) than they lie apart (8 mm): a first
-            # "meld" with no claimed tile seen, before a gap wider by a split than the hand's,
-            # is the hand's end (fresh real-face table_s21_000040: 123 345s / 123p)
-            if start and not _shown_meld(meld(start, ends[0] - start)) and any(
-                    gaps[i] > gap + layout.split_gap for i in cut[1:]):
+            # a first "meld" with no claimed tile seen is the hand's end when the gap before it
+            # is not the hand's (14 mm, wider than the 8 mm between melds): when it is no wider
+            # than ``split_gap`` after a run of the hand's tiles, whose own gaps are boxed up to
+            # 0.15 widths (fresh real-face table_s25_000036: a hand's last EEE 0.15 apart read
+            # as a pung; on REALVAL9D and 10D, of the 62 melds rightly read from their gaps
+            # alone, those first after a hand lay 0.23 widths or more from it), or narrower by
+            # a split than a gap after it (fresh real-face table_s21_000040: 123 345s / 123p)
+            split = layout.split_gap
+            if start and not _shown_meld(meld(start, ends[0] - start)) and (
+                    (start > 1 and gap <= split and gaps[start - 1] <= split)
+                    or any(gaps[i] > gap + split for i in cut[1:])):
                 continue
             margin = min(gaps[i] for i in cut) - max(insides)
             if best is None or margin > best[0]:
