@@ -82,6 +82,12 @@ LONE_ALIGN = 0.9  # cosine over which that row runs along the line to the lone b
 # steps, is no hole)
 HOLE_STEPS = (1.8, 2.3)
 HOLE_ALIKE = 1.15
+# a face box overlapping another face box by this IoU or more doubles it (touching tiles' boxes
+# overlap by about 0.05): a box over a tile and much of the next holds no place of its own, so
+# it leaves a hole there open (fresh real-face table_s30_000299: 444s boxed as 4s, 4s and a box
+# over the second and third, later dropped as doubling the second; over REALVAL9D-18D, 0.3 won
+# 8 seats and lost none, 0.2 lost one of them on REALVAL9D; MODELS.md, thirty-third session)
+DOUBLED = 0.3
 ONE_PLACE = 0.2  # IoU of two back places over which they are one (the nearer the backs' kept)
 FELT_STEP = 8  # the felt's colour is taken from every 8th pixel each way (a frame's time)
 FELT_MARGIN = 6  # pixels around each box left out of the felt
@@ -230,7 +236,8 @@ def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     """(K, 4) places one tile wide inside a row where no box is: one step past a face box
     (the step from its touching neighbour on the other side), with a face box of its size in
     line two steps on and no box's centre near the place (a tile the detector passed over,
-    or boxed together with a neighbour; fresh real-face table_s24_000138, table_s27_000142)."""
+    or boxed together with a neighbour; fresh real-face table_s24_000138, table_s27_000142),
+    but a box doubling another (``DOUBLED``)."""
     pairs = _touching(dets) if int(dets.is_tile.sum()) >= 3 else None
     if pairs is None:
         return np.zeros((0, 4), np.float32)
@@ -251,7 +258,12 @@ def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     closed = on.any(axis=1)
     k = np.where(closed, np.argmax(on, axis=1), a)
     centre = (c[a] + c[k]) / 2
-    every = dets.center.astype(np.float64)
+    faces = np.flatnonzero(dets.is_tile)
+    overlap = iou_matrix(dets.xyxy[faces], dets.xyxy[faces])
+    np.fill_diagonal(overlap, 0.0)
+    holds = np.ones(len(dets), bool)  # the boxes that hold a place: all but doubling ones
+    holds[faces[overlap.max(axis=1) >= DOUBLED]] = False
+    every = dets.center[holds].astype(np.float64)
     empty = (np.linalg.norm(every[None, :, :] - centre[:, None, :], axis=2)
              > HOLE_EMPTY * reach[:, None]).all(axis=1)
     half = (size[a] + size[k]) / 4
