@@ -62,6 +62,12 @@ UNSURE_RUN = 0.2
 # claimed tile's sideways neighbour 1.2 widths on, a meld's next meld 1.3 at most
 SCATTERED_STEP = 1.4
 SCATTERED_SURE = 0.5
+# tile widths of the gap on both sides of a face-up tile between two face-up neighbours in a
+# seat's row over which it is a claimed tile lying sideways, boxed short: a hand's tiles touch,
+# a meld lies 0.3 widths from the next and one tile makes no meld (fresh real-face
+# table_s32_000088: the sideways 6s of a 456s chow boxed 29x37 for 44x35, 0.5 widths from
+# both neighbours, and the chow was read as hand tiles)
+SHORT_BOXED = 0.25
 
 # --------------------------------------------------------------- calibration
 
@@ -452,6 +458,22 @@ def _row_sideways(rows: np.ndarray, sideways: np.ndarray, seen: np.ndarray,
     return flags
 
 
+def _boxed_short(row: np.ndarray, a: np.ndarray, along: np.ndarray, upright: np.ndarray
+                 ) -> np.ndarray:
+    """Of a seat's row, the face-up tiles lying along it between two such neighbours
+    (``upright``), ``SHORT_BOXED`` widths or more from each (``along``: each box's length along
+    the row): claimed tiles lying sideways whose box covers only part of them. A meld shows one
+    claimed tile, so a tile beside one lying sideways is none (a sideways box tells its gaps
+    badly: fresh real-face table_s31_000067, a chow's 5s 0.27 and 0.35 widths from two)."""
+    order = row[np.argsort(a[row])]
+    if len(order) < 3:
+        return order[:0]
+    gaps = (a[order[1:]] - along[order[1:]] / 2) - (a[order[:-1]] + along[order[:-1]] / 2)
+    inner = order[1:-1]
+    return inner[upright[inner] & upright[order[:-2]] & upright[order[2:]]
+                 & (gaps[:-1] >= SHORT_BOXED) & (gaps[1:] >= SHORT_BOXED)]
+
+
 def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarray,
                face_up: np.ndarray, sideways: np.ndarray) -> np.ndarray:
     """The seat's outermost row (hand and melds): from the farthest tile inward, until a gap
@@ -761,6 +783,10 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         up = outers[k][face_up[outers[k]]]
         sideways[up] = _row_sideways(up, sideways, seen, across, a)
     along = np.where(sideways, layout.tile_aspect, 1.0)  # in tile widths
+    for k in range(4):
+        short = _boxed_short(outers[k], a, along, face_up & ~sideways)
+        sideways[short] = True
+        along[short] = layout.tile_aspect
     flower_reads: dict[int, Tile] = {}  # row -> a flower read from a suit tile's runner-ups
     for k in range(4):
         rows = rows_of[k]

@@ -1267,3 +1267,31 @@ def test_a_hands_last_set_a_little_apart_is_no_meld(apart: float, melds: list[st
     s0 = _seat0(scene, dets)
     assert [format_tiles(m.tiles) for m in s0.melds] == melds
     assert len(s0.hand) == 14 - 3 * len(melds)
+
+
+@pytest.mark.parametrize("camera", [top_down(), tilted()], ids=["top-down", "tilted"])
+def test_a_claimed_tile_boxed_short_is_still_the_melds_claimed_tile(camera: np.ndarray) -> None:
+    """Fresh real-face table_s32_000088: a chow's sideways 6s was boxed over its left two
+    thirds only, as an upright tile, so it lay 0.5 widths from both neighbours and no gap
+    told the chow from the hand: 14 hand tiles and no meld. A hand's tiles touch and one tile
+    makes no meld: a face-up tile lying a quarter width or more from the faces on both sides
+    is a claimed tile lying sideways. A hand tile boxed a little narrow is not."""
+    scene = Scene(seats=[SeatSpec(hand="22m123445566p", melds=[("chow", "645s", 0)]),
+                         *OTHER_HANDS])
+    dets, _ = detections(scene, camera)
+    corners = TableCalibration.from_corners(table_corners(camera))
+    mine = np.flatnonzero(dets.is_tile)
+    mine = mine[np.argsort(-dets.center[mine, 1])][:14]  # seat 0: the lowest in the frame
+    row = mine[np.argsort(dets.center[mine, 0])]
+    claimed = row[11]
+    assert format_tiles([int(dets.class_id[claimed])]) == "6s"
+    short = dets.xyxy.copy()
+    short[claimed, 2] -= (short[claimed, 2] - short[claimed, 0]) * 0.4  # its left 60%
+    s0 = read_table(dets.with_(xyxy=short), corners).seats[0]
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [("chow", "645s")]
+    assert format_tiles(s0.hand) == "22m123445566p"
+    narrow = dets.xyxy.copy()
+    tile = row[5]
+    narrow[tile, [0, 2]] += np.array([1, -1]) * (narrow[tile, 2] - narrow[tile, 0]) * 0.1
+    s0 = read_table(dets.with_(xyxy=narrow), corners).seats[0]
+    assert format_tiles(s0.hand) == "22m123445566p" and len(s0.melds) == 1
