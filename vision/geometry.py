@@ -62,11 +62,12 @@ UNSURE_RUN = 0.2
 # claimed tile's sideways neighbour 1.2 widths on, a meld's next meld 1.3 at most
 SCATTERED_STEP = 1.4
 SCATTERED_SURE = 0.5
-# tile widths of the gap on both sides of a face-up tile between two face-up neighbours in a
-# seat's row over which it is a claimed tile lying sideways, boxed short: a hand's tiles touch,
-# a meld lies 0.3 widths from the next and one tile makes no meld (fresh real-face
+# tile widths of the gap on both sides of a face-up tile between two face-up neighbours lying
+# along a seat's row over which it is a claimed tile lying sideways, boxed short: a hand's tiles
+# touch, a meld lies 0.3 widths from the next and one tile makes no meld (fresh real-face
 # table_s32_000088: the sideways 6s of a 456s chow boxed 29x37 for 44x35, 0.5 widths from
-# both neighbours, and the chow was read as hand tiles)
+# both neighbours, and the chow was read as hand tiles; over the 150 first scenes of REALVAL12D,
+# 8 boxes lay so, 3 of them on claimed tiles; MODELS.md, thirty-third session)
 SHORT_BOXED = 0.25
 
 # --------------------------------------------------------------- calibration
