@@ -66,7 +66,7 @@ SCATTERED_SURE = 0.5
 # along a seat's row over which it is a claimed tile lying sideways, boxed short: a hand's tiles
 # touch, a meld lies 0.3 widths from the next and one tile makes no meld (fresh real-face
 # table_s32_000088: the sideways 6s of a 456s chow boxed 29x37 for 44x35, 0.5 widths from
-# both neighbours, and the chow was read as hand tiles; over the 150 first scenes of REALVAL12D,
+# both neighbours, and the chow was read as hand tiles; over 150 scenes of REALVAL12D (every other),
 # 8 boxes lay so, 3 of them on claimed tiles; MODELS.md, thirty-third session)
 SHORT_BOXED = 0.25
 
