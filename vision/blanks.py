@@ -20,6 +20,7 @@ that shows the frame's backs' colour, far nearer it than the felt's, is a back.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -142,10 +143,22 @@ def _distinct(places: np.ndarray, order: Iterable[int], iou: float) -> list[int]
     return kept
 
 
-def _touching(dets: TileDetections) -> tuple[np.ndarray, ...] | None:
-    """Over the face boxes: centres, sizes (w, h), offsets ``d[a, k]`` from a to k, size
-    ratios, a's length along the line to k, and which pairs touch (alike, a tile's length
-    apart along a row, in line); None with fewer than two faces."""
+class _Rows(NamedTuple):
+    """The face boxes' row geometry: centres and sizes (w, h), offsets ``d[a, k]`` from a to
+    k, size ratios, a's length along the line to k, which pairs are alike in size (``ALIKE``)
+    and which touch (alike, a tile's length apart along a row, in line)."""
+
+    c: np.ndarray
+    size: np.ndarray
+    d: np.ndarray
+    ratio: np.ndarray
+    length: np.ndarray
+    alike: np.ndarray
+    touching: np.ndarray
+
+
+def _touching(dets: TileDetections) -> _Rows | None:
+    """The face boxes' :class:`_Rows`; None with fewer than two faces."""
     faces = np.flatnonzero(dets.is_tile)
     if len(faces) < 2:
         return None
@@ -163,7 +176,7 @@ def _touching(dets: TileDetections) -> tuple[np.ndarray, ...] | None:
     touching = (alike & (along >= ALONG[0] * length) & (along <= ALONG[1] * length)
                 & (off <= ACROSS * width))
     np.fill_diagonal(touching, False)
-    return c, size, d, ratio, length, touching
+    return _Rows(c, size, d, ratio, length, alike, touching)
 
 
 def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -173,15 +186,15 @@ def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, n
     pairs = _touching(dets)
     if pairs is None:
         return none
-    c, size, d, ratio, length, touching = pairs
-    a, k = np.nonzero(touching)
+    c, size, d, length = pairs.c, pairs.size, pairs.d, pairs.length
+    a, k = np.nonzero(pairs.touching)
     if not len(a):
         return none
     centre = c[a] - d[a, k]
     half = size[a] / 2
     beyond = np.linalg.norm(c[None, :, :] - (centre - d[a, k])[:, None, :], axis=2)
     between = (beyond <= BEYOND * length[a, k][:, None]).any(axis=1)
-    lone_centre, lone_half = _lone_places(c, size, d, ratio, length, touching)
+    lone_centre, lone_half = _lone_places(pairs)
     centre = np.concatenate([centre, lone_centre])
     half = np.concatenate([half, lone_half])
     between = np.concatenate([between, np.zeros(len(lone_centre), bool)])
@@ -194,15 +207,14 @@ def _places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, n
     return places[kept].astype(np.float32), between[kept]
 
 
-def _lone_places(c: np.ndarray, size: np.ndarray, d: np.ndarray, ratio: np.ndarray,
-                 length: np.ndarray, touching: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _lone_places(rows: _Rows) -> tuple[np.ndarray, np.ndarray]:
     """Centres and half sizes of the places either side of a face box with no neighbour along
     its row, a step from it along the line to the nearest face box of its size a gap away whose
     row runs along that line (the step that box makes with its neighbour): a meld of 白 found
     by one box of three (fresh real-face table_s26_000122: a pung's middle 白 alone boxed)."""
-    alike = _alike(ratio, ALIKE)
+    c, size, d, length, alike = rows.c, rows.size, rows.d, rows.length, rows.alike
     dist = np.maximum(np.linalg.norm(d, axis=2), 1e-9)
-    nextto = touching | touching.T
+    nextto = rows.touching | rows.touching.T
     has = nextto.any(axis=1)
     centres, halves = [], []
     for a in range(len(c)):
@@ -241,8 +253,8 @@ def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     pairs = _touching(dets) if int(dets.is_tile.sum()) >= 3 else None
     if pairs is None:
         return np.zeros((0, 4), np.float32)
-    c, size, d, ratio, _, touching = pairs
-    j, a = np.nonzero(touching)  # a touches j, the step from j to a: d[j, a]
+    c, size, d, ratio = pairs.c, pairs.size, pairs.d, pairs.ratio
+    j, a = np.nonzero(pairs.touching)  # a touches j, the step from j to a: d[j, a]
     if not len(j):
         return np.zeros((0, 4), np.float32)
     step = d[j, a]
