@@ -459,17 +459,19 @@ def _row_sideways(rows: np.ndarray, sideways: np.ndarray, seen: np.ndarray,
     return flags
 
 
-def _boxed_short(row: np.ndarray, a: np.ndarray, along: np.ndarray, upright: np.ndarray
-                 ) -> np.ndarray:
-    """Of a seat's row, the face-up tiles lying along it between two such neighbours
-    (``upright``), ``SHORT_BOXED`` widths or more from each (``along``: each box's length along
-    the row): claimed tiles lying sideways whose box covers only part of them. A meld shows one
-    claimed tile, so a tile beside one lying sideways is none (a sideways box tells its gaps
-    badly: fresh real-face table_s31_000067, a chow's 5s 0.27 and 0.35 widths from two)."""
+def _boxed_short(row: np.ndarray, a: np.ndarray, sideways: np.ndarray, face_up: np.ndarray,
+                 aspect: float) -> np.ndarray:
+    """Of a seat's row, the face-up tiles lying along it between two such neighbours,
+    ``SHORT_BOXED`` widths or more from each (a tile lying sideways is ``aspect`` widths long):
+    claimed tiles lying sideways whose box covers only part of them. A meld shows one claimed
+    tile, so a tile beside one lying sideways is none (a sideways box tells its gaps badly:
+    fresh real-face table_s31_000067, a chow's 5s 0.27 and 0.35 widths from two)."""
     order = row[np.argsort(a[row])]
     if len(order) < 3:
         return order[:0]
-    gaps = (a[order[1:]] - along[order[1:]] / 2) - (a[order[:-1]] + along[order[:-1]] / 2)
+    along = np.where(sideways[order], aspect, 1.0)
+    gaps = (a[order[1:]] - along[1:] / 2) - (a[order[:-1]] + along[:-1] / 2)
+    upright = face_up & ~sideways
     inner = order[1:-1]
     return inner[upright[inner] & upright[order[:-2]] & upright[order[2:]]
                  & (gaps[:-1] >= SHORT_BOXED) & (gaps[1:] >= SHORT_BOXED)]
@@ -783,11 +785,8 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     for k in range(4):
         up = outers[k][face_up[outers[k]]]
         sideways[up] = _row_sideways(up, sideways, seen, across, a)
+        sideways[_boxed_short(outers[k], a, sideways, face_up, layout.tile_aspect)] = True
     along = np.where(sideways, layout.tile_aspect, 1.0)  # in tile widths
-    for k in range(4):
-        short = _boxed_short(outers[k], a, along, face_up & ~sideways)
-        sideways[short] = True
-        along[short] = layout.tile_aspect
     flower_reads: dict[int, Tile] = {}  # row -> a flower read from a suit tile's runner-ups
     for k in range(4):
         rows = rows_of[k]
