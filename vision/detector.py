@@ -69,6 +69,16 @@ AUTO_TABLE_SIDE = 30.0
 NEW_DIE_COVER = 0.3
 # px of a whole-table frame searched again for dice at its own scale (see Detector._table_dice)
 DICE_WINDOW = 640
+# a die box of a whole table whose long side reaches this share of the tiles' median width
+# holds more than its die (a die with its sides shows 0.5-0.9 of a tile's width; loose boxes of
+# 14-19 px dice at TABLE_SIZE come out 1.0-1.25): it is boxed again at the frame's own scale
+# (Detector._loose_dice_boxed_again; measured on REALVAL10D and 15D, MODELS.md thirty-fourth
+# session: at 0.7 and under, the boxes taken again were of a die's top face alone)
+LOOSE_DIE = 1.0
+# px: the window around a loose die box read at the frame's own scale
+LOOSE_DIE_WINDOW = 192
+# IoU with the loose box from which the window's die box is the same die's
+SAME_DIE = 0.3
 # px: the longest side at which the dice finder reads a still of dice at the photo's own scale
 # (its training windows were cut from 640-px photos; a larger photo is shrunk to this)
 FINDER_SIDE = 640
@@ -593,6 +603,7 @@ class Detector:
         if self.size_used == TABLE_SIZE:
             if self.stills and self.det.dynamic:
                 dets = self._table_dice(image, dets, conf)
+                dets = self._loose_dice_boxed_again(image, dets, conf)
         else:
             if self.flips:
                 dets = self._flipped(image, dets, floor)
@@ -660,6 +671,41 @@ class Detector:
         kept = dets[~(dets.is_die & (cx >= x0) & (cx < x0 + side) & (cy >= y0)
                       & (cy < y0 + side))]
         return TileDetections.merge([kept, found[uncovered(found, kept)]])
+
+    def _loose_dice_boxed_again(self, image: np.ndarray, dets: TileDetections,
+                                conf: float) -> TileDetections:
+        """A whole table's die boxes that are too large for a die (``LOOSE_DIE``) boxed again
+        by the detector on a small window around each at the frame's own scale, where a die
+        is the size of a close-up one: the window's die box that overlaps the loose one takes
+        its place. A loose box misses its die at IoU 0.5 and its crop shows the die small, a
+        blurred one read as a six. Stills only, as :meth:`_table_dice`.
+        """
+        bar = max(conf, self.conf)
+        tiles = dets[~dets.is_die & (dets.confidence >= bar)]
+        dice = np.flatnonzero(dets.is_die)
+        side = min(LOOSE_DIE_WINDOW, *image.shape[:2]) // STRIDE * STRIDE
+        if not len(dice) or not len(tiles) or side < STRIDE:
+            return dets
+        width = float(np.median((tiles.xyxy[:, 2:] - tiles.xyxy[:, :2]).min(axis=1)))
+        dice = dice[(dets.xyxy[dice, 2:] - dets.xyxy[dice, :2]).max(axis=1) >= LOOSE_DIE * width]
+        if not len(dice):
+            return dets
+        xyxy = dets.xyxy.copy()
+        corner = np.array([image.shape[1] - side, image.shape[0] - side])
+        for i in dice:
+            middle = (xyxy[i, :2] + xyxy[i, 2:]) / 2
+            x0, y0 = np.clip(np.round(middle - side / 2), 0, corner).astype(int)
+            found = self._run(self.det, np.ascontiguousarray(
+                image[y0:y0 + side, x0:x0 + side]), side, conf)
+            found = found[found.is_die]
+            if not len(found):
+                continue
+            boxes = found.xyxy + np.array([x0, y0, x0, y0], np.float32)
+            overlap = box_iou(xyxy[i][None], boxes)[0]
+            if overlap.max() >= SAME_DIE:
+                xyxy[i] = boxes[int(overlap.argmax())]
+        self.det.resize(TABLE_SIZE)
+        return dets.with_(xyxy=xyxy)
 
     def _finder_dice(self, image: np.ndarray, dets: TileDetections,
                      conf: float) -> TileDetections:

@@ -26,6 +26,18 @@ def _save(graph: onnx.GraphProto, path: Path, meta: dict[str, str]) -> Path:
     return path
 
 
+def _rows_output(rows: list[tuple[float, ...]], nc: int, n_anchors: int) -> np.ndarray:
+    """(1, 4 + nc, n_anchors): ``rows`` as a detector's raw output (see :func:`fixed_detector`)."""
+    out = np.zeros((1, 4 + nc, n_anchors), np.float32)
+    for j, row in enumerate(rows):
+        out[0, :4, j] = row[:4]
+        if len(row) == 6:
+            out[0, 4 + int(row[4]), j] = row[5]
+        else:
+            out[0, 4:, j] = row[4:]
+    return out
+
+
 def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
                    size: int = 640, n_anchors: int = 64, dynamic: bool = False,
                    blind_below: int = 0, seen_always: int = 0) -> Path:
@@ -39,13 +51,7 @@ def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
     class; remaining anchors score 0. Output (1, 4 + nc, n_anchors), as ultralytics exports.
     """
     nc = len(names)
-    out = np.zeros((1, 4 + nc, n_anchors), np.float32)
-    for j, row in enumerate(rows):
-        out[0, :4, j] = row[:4]
-        if len(row) == 6:
-            out[0, 4 + int(row[4]), j] = row[5]
-        else:
-            out[0, 4:, j] = row[4:]
+    out = _rows_output(rows, nc, n_anchors)
     const = helper.make_node("Constant", [], ["c"], value=numpy_helper.from_array(out, "c"))
     # depend on the input so the graph is a real function of it: out = c + 0 * mean(images)
     mean = helper.make_node("ReduceMean", ["images"], ["m"], keepdims=0)
@@ -73,6 +79,43 @@ def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
         [helper.make_tensor_value_info("images", TensorProto.FLOAT,
                                        ["batch", 3, "height", "width"] if dynamic
                                        else [1, 3, size, size])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 4 + nc, n_anchors])])
+    meta = {"names": repr(dict(enumerate(names))), "imgsz": f"[{size}, {size}]",
+            "stride": "32", "task": "detect"}
+    return _save(graph, path, meta)
+
+
+def two_scale_detector(path: Path, names: list[str], large: list[tuple[float, ...]],
+                       small: list[tuple[float, ...]], split: int, size: int = 320,
+                       n_anchors: int = 64) -> Path:
+    """A dynamic detector that ignores its input's pixels and outputs the ``large`` rows for an
+    input at least ``split`` px wide and the ``small`` rows for a narrower one (a model that
+    boxes a thing otherwise at another scale); rows as :func:`fixed_detector`'s."""
+    nc = len(names)
+    consts = [helper.make_node("Constant", [], [name], value=numpy_helper.from_array(
+        _rows_output(rows, nc, n_anchors), name)) for name, rows in (("big", large),
+                                                                     ("little", small))]
+    nodes = [
+        *consts,
+        helper.make_node("Shape", ["images"], ["shape"]),
+        helper.make_node("Constant", [], ["three"],
+                         value=numpy_helper.from_array(np.array(3, np.int64), "three")),
+        helper.make_node("Gather", ["shape", "three"], ["width"], axis=0),
+        helper.make_node("Constant", [], ["split"],
+                         value=numpy_helper.from_array(np.array(split, np.int64), "split")),
+        helper.make_node("GreaterOrEqual", ["width", "split"], ["wide"]),
+        helper.make_node("Where", ["wide", "big", "little"], ["chosen"]),
+        # a real function of the input: + 0 * mean(images)
+        helper.make_node("ReduceMean", ["images"], ["m"], keepdims=0),
+        helper.make_node("Constant", [], ["z"],
+                         value=numpy_helper.from_array(np.zeros((), np.float32), "z")),
+        helper.make_node("Mul", ["m", "z"], ["mz"]),
+        helper.make_node("Add", ["chosen", "mz"], ["output0"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "two_scale_detector",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT,
+                                       ["batch", 3, "height", "width"])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 4 + nc, n_anchors])])
     meta = {"names": repr(dict(enumerate(names))), "imgsz": f"[{size}, {size}]",
             "stride": "32", "task": "detect"}

@@ -528,6 +528,36 @@ def test_a_table_still_looks_again_for_its_dice_at_the_frames_own_scale(tmp_path
     assert Detector(fixed, read_dice=False, stills=True).detect(image).is_tile.sum() == 8
 
 
+def test_a_table_stills_loose_die_box_is_boxed_again_at_the_frames_own_scale(
+        tmp_path: Path) -> None:
+    """A die box at 960 at least as long as the tiles are wide holds more than its die: a
+    still boxes it again on a 192-px window around it, 1:1, and takes the window's die box
+    that overlaps it (IoU 0.3). A die boxed tightly, a window die elsewhere and a stream are
+    left alone."""
+    from tests.vision.onnx_graphs import two_scale_detector
+
+    die = CLASS_NAMES.index("die")
+    # a 1080p frame runs as 960x544 at half size, 2 px of padding above (frame y = 2 y - 4):
+    # tiles 20 px wide; a loose die of 40 px at (960, 596), a tight one of 18 px at (1040, 596)
+    tiles = [(300 + 20 * i, 272, 10, 14, 0, 0.8) for i in range(8)]
+    large = [*tiles, (480, 300, 20, 20, die, 0.8), (520, 300, 9, 9, die, 0.8)]
+    # the loose die's window spans x 864..1056, y 500..692: its die is 22x24 at (960, 598)
+    window_die, elsewhere = (96, 98, 22, 24, die, 0.7), (20, 20, 10, 10, die, 0.7)
+    image = np.zeros((1080, 1920, 3), np.uint8)
+
+    def dice(small: list[tuple[float, ...]], name: str, stills: bool = True) -> np.ndarray:
+        path = two_scale_detector(tmp_path / name, list(CLASS_NAMES), large, small, split=640)
+        out = Detector(path, read_dice=False, stills=stills).detect(image)
+        assert out.is_tile.sum() == 8
+        return out.xyxy[out.is_die]
+
+    np.testing.assert_allclose(dice([window_die, elsewhere], "w.onnx"),
+                               [[949, 586, 971, 610], [1031, 587, 1049, 605]])
+    loose = [[940, 576, 980, 616], [1031, 587, 1049, 605]]
+    np.testing.assert_allclose(dice([elsewhere], "e.onnx"), loose)
+    np.testing.assert_allclose(dice([window_die], "s.onnx", stills=False), loose)
+
+
 def test_a_still_of_dice_takes_the_dice_the_finder_sees_at_the_photos_own_scale(
         tmp_path: Path) -> None:
     """The finder reads a 640-px photo of dice 1:1 (a larger one shrunk to 640): its dice take
