@@ -643,7 +643,8 @@ class Detector:
                     conf: float) -> TileDetections:
         """A whole table's dice, where the table-size pass found fewer than a roll's two: the
         detector runs again on a window at the middle of the tiles (where dice are rolled) at
-        the frame's own scale, and the window's dice take the place of the table pass's there.
+        the frame's own scale, and the window's dice take the place of the table pass's that
+        they box again.
 
         A die 16-24 px across in a 1080p frame is 8-12 px at ``TABLE_SIZE``, below what the
         detector finds surely; at 1:1 it is the size of a close-up die. Stills only: the
@@ -665,11 +666,15 @@ class Detector:
         if not len(found):
             return dets
         found = found.with_(xyxy=found.xyxy + np.array([x0, y0, x0, y0], np.float32))
-        # the window's dice replace the table pass's there (their boxes are the tighter), but
-        # not inside a tile the table pass found: a tile's parts can look like a die at 1:1
-        cx, cy = dets.center.T
-        kept = dets[~(dets.is_die & (cx >= x0) & (cx < x0 + side) & (cy >= y0)
-                      & (cy < y0 + side))]
+        # the window's dice replace the table pass's that they box again (theirs are the
+        # tighter: IoU SAME_DIE, or a window die's middle inside a loose box); a table die the
+        # window misses stays. None is taken inside a tile the table pass found: a tile's
+        # parts can look like a die at 1:1
+        fx, fy = found.center.T
+        x_0, y_0, x_1, y_1 = (dets.xyxy[:, k:k + 1] for k in range(4))
+        holds = (fx >= x_0) & (fx < x_1) & (fy >= y_0) & (fy < y_1)
+        again = dets.is_die & ((box_iou(dets.xyxy, found.xyxy) >= SAME_DIE) | holds).any(axis=1)
+        kept = dets[~again]
         return TileDetections.merge([kept, found[uncovered(found, kept)]])
 
     def _loose_dice_boxed_again(self, image: np.ndarray, dets: TileDetections,

@@ -528,6 +528,29 @@ def test_a_table_still_looks_again_for_its_dice_at_the_frames_own_scale(tmp_path
     assert Detector(fixed, read_dice=False, stills=True).detect(image).is_tile.sum() == 8
 
 
+def test_the_dice_window_keeps_a_die_it_does_not_find_again(tmp_path: Path) -> None:
+    """A still whose table pass finds one sure die looks again in the 640-px window, whose
+    dice take the place of the table pass's dice they box again; a die the window does not
+    find again stays."""
+    from tests.vision.onnx_graphs import two_scale_detector
+
+    die = CLASS_NAMES.index("die")
+    # 960x544 at half size (frame y = 2 y - 4): tiles 24 px wide, a sure die at (900, 596)
+    # and an unsure one at (960, 596); the window spans x 420..1060, y 220..860 of the frame
+    tiles = [(300 + 20 * i, 272, 12, 16, 0, 0.8) for i in range(8)]
+    large = [*tiles, (450, 300, 10, 10, die, 0.8), (480, 300, 10, 10, die, 0.2)]
+    window_die = (540, 377, 20, 22, die, 0.7)  # frame (960, 597), 20x22
+    path = two_scale_detector(tmp_path / "d.onnx", list(CLASS_NAMES), large, [window_die],
+                              split=700)
+    image = np.zeros((1080, 1920, 3), np.uint8)
+    out = Detector(path, read_dice=False, stills=True).detect(image)
+    assert out.is_tile.sum() == 8
+    np.testing.assert_allclose(out.xyxy[out.is_die], [[890, 586, 910, 606],
+                                                      [950, 586, 970, 608]])
+    stream = Detector(path, read_dice=False).detect(image)
+    np.testing.assert_allclose(stream.xyxy[stream.is_die], [[890, 586, 910, 606]])
+
+
 def test_a_table_stills_loose_die_box_is_boxed_again_at_the_frames_own_scale(
         tmp_path: Path) -> None:
     """A die box at 960 at least as long as the tiles are wide holds more than its die: a
