@@ -38,6 +38,47 @@ def _rows_output(rows: list[tuple[float, ...]], nc: int, n_anchors: int) -> np.n
     return out
 
 
+def _wider_than(least: int, out: str) -> list[onnx.NodeProto]:
+    """Nodes setting ``out`` to whether the input ``images`` is at least ``least`` px wide."""
+    return [
+        helper.make_node("Shape", ["images"], ["shape"]),
+        helper.make_node("Constant", [], ["three"],
+                         value=numpy_helper.from_array(np.array(3, np.int64), "three")),
+        helper.make_node("Gather", ["shape", "three"], ["width"], axis=0),
+        helper.make_node("Constant", [], ["least"],
+                         value=numpy_helper.from_array(np.array(least, np.int64), "least")),
+        helper.make_node("GreaterOrEqual", ["width", "least"], [out]),
+    ]
+
+
+def _plus_input(src: str, out: str) -> list[onnx.NodeProto]:
+    """Nodes setting ``out`` to ``src + 0 * mean(images)``: the graph is a real function of its
+    input, so onnxruntime cannot fold it away."""
+    return [
+        helper.make_node("ReduceMean", ["images"], ["m"], keepdims=0),
+        helper.make_node("Constant", [], ["z"],
+                         value=numpy_helper.from_array(np.zeros((), np.float32), "z")),
+        helper.make_node("Mul", ["m", "z"], ["mz"]),
+        helper.make_node("Add", [src, "mz"], [out]),
+    ]
+
+
+def _detector(path: Path, name: str, nodes: list[onnx.NodeProto], names: list[str],
+              size: int, n_anchors: int, dynamic: bool) -> Path:
+    """A detect model of ``nodes`` (input ``images``, output ``output0``) with ultralytics'
+    metadata, saved at ``path``."""
+    graph = helper.make_graph(
+        nodes, name,
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT,
+                                       ["batch", 3, "height", "width"] if dynamic
+                                       else [1, 3, size, size])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT,
+                                       [1, 4 + len(names), n_anchors])])
+    meta = {"names": repr(dict(enumerate(names))), "imgsz": f"[{size}, {size}]",
+            "stride": "32", "task": "detect"}
+    return _save(graph, path, meta)
+
+
 def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
                    size: int = 640, n_anchors: int = 64, dynamic: bool = False,
                    blind_below: int = 0, seen_always: int = 0) -> Path:
@@ -50,39 +91,17 @@ def fixed_detector(path: Path, names: list[str], rows: list[tuple[float, ...]],
     Each row is ``(cx, cy, w, h, cls, score)`` or ``(cx, cy, w, h, scores...)`` with one score per
     class; remaining anchors score 0. Output (1, 4 + nc, n_anchors), as ultralytics exports.
     """
-    nc = len(names)
-    out = _rows_output(rows, nc, n_anchors)
-    const = helper.make_node("Constant", [], ["c"], value=numpy_helper.from_array(out, "c"))
-    # depend on the input so the graph is a real function of it: out = c + 0 * mean(images)
-    mean = helper.make_node("ReduceMean", ["images"], ["m"], keepdims=0)
-    zero = helper.make_node("Constant", [], ["z"],
-                            value=numpy_helper.from_array(np.zeros((), np.float32), "z"))
-    mul = helper.make_node("Mul", ["m", "z"], ["mz"])
-    nodes = [const, mean, zero, mul, helper.make_node("Add", ["c", "mz"], ["out"])]
-    # out * (width >= blind_below): shape -> width -> compare -> cast -> multiply
-    gate = [
-        helper.make_node("Shape", ["images"], ["shape"]),
-        helper.make_node("Constant", [], ["two"],
-                         value=numpy_helper.from_array(np.array(3, np.int64), "two")),
-        helper.make_node("Gather", ["shape", "two"], ["height"], axis=0),
-        helper.make_node("Constant", [], ["least"],
-                         value=numpy_helper.from_array(np.array(blind_below, np.int64), "l")),
-        helper.make_node("GreaterOrEqual", ["height", "least"], ["sees"]),
-        helper.make_node("Cast", ["sees"], ["gate"], to=TensorProto.FLOAT),
-        helper.make_node("Constant", [], ["always"], value=numpy_helper.from_array(
-            (np.arange(n_anchors) < seen_always).astype(np.float32)[None, None], "al")),
-        helper.make_node("Max", ["gate", "always"], ["gain"]),
-        helper.make_node("Mul", ["out", "gain"], ["output0"]),
-    ]
-    graph = helper.make_graph(
-        nodes + gate, "fixed_detector",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT,
-                                       ["batch", 3, "height", "width"] if dynamic
-                                       else [1, 3, size, size])],
-        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 4 + nc, n_anchors])])
-    meta = {"names": repr(dict(enumerate(names))), "imgsz": f"[{size}, {size}]",
-            "stride": "32", "task": "detect"}
-    return _save(graph, path, meta)
+    out = _rows_output(rows, len(names), n_anchors)
+    nodes = [helper.make_node("Constant", [], ["c"], value=numpy_helper.from_array(out, "c")),
+             *_plus_input("c", "out"),
+             # out * max(width >= blind_below, seen always)
+             *_wider_than(blind_below, "sees"),
+             helper.make_node("Cast", ["sees"], ["gate"], to=TensorProto.FLOAT),
+             helper.make_node("Constant", [], ["always"], value=numpy_helper.from_array(
+                 (np.arange(n_anchors) < seen_always).astype(np.float32)[None, None], "al")),
+             helper.make_node("Max", ["gate", "always"], ["gain"]),
+             helper.make_node("Mul", ["out", "gain"], ["output0"])]
+    return _detector(path, "fixed_detector", nodes, names, size, n_anchors, dynamic)
 
 
 def two_scale_detector(path: Path, names: list[str], large: list[tuple[float, ...]],
@@ -91,35 +110,13 @@ def two_scale_detector(path: Path, names: list[str], large: list[tuple[float, ..
     """A dynamic detector that ignores its input's pixels and outputs the ``large`` rows for an
     input at least ``split`` px wide and the ``small`` rows for a narrower one (a model that
     boxes a thing otherwise at another scale); rows as :func:`fixed_detector`'s."""
-    nc = len(names)
-    consts = [helper.make_node("Constant", [], [name], value=numpy_helper.from_array(
-        _rows_output(rows, nc, n_anchors), name)) for name, rows in (("big", large),
-                                                                     ("little", small))]
-    nodes = [
-        *consts,
-        helper.make_node("Shape", ["images"], ["shape"]),
-        helper.make_node("Constant", [], ["three"],
-                         value=numpy_helper.from_array(np.array(3, np.int64), "three")),
-        helper.make_node("Gather", ["shape", "three"], ["width"], axis=0),
-        helper.make_node("Constant", [], ["split"],
-                         value=numpy_helper.from_array(np.array(split, np.int64), "split")),
-        helper.make_node("GreaterOrEqual", ["width", "split"], ["wide"]),
-        helper.make_node("Where", ["wide", "big", "little"], ["chosen"]),
-        # a real function of the input: + 0 * mean(images)
-        helper.make_node("ReduceMean", ["images"], ["m"], keepdims=0),
-        helper.make_node("Constant", [], ["z"],
-                         value=numpy_helper.from_array(np.zeros((), np.float32), "z")),
-        helper.make_node("Mul", ["m", "z"], ["mz"]),
-        helper.make_node("Add", ["chosen", "mz"], ["output0"]),
-    ]
-    graph = helper.make_graph(
-        nodes, "two_scale_detector",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT,
-                                       ["batch", 3, "height", "width"])],
-        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [1, 4 + nc, n_anchors])])
-    meta = {"names": repr(dict(enumerate(names))), "imgsz": f"[{size}, {size}]",
-            "stride": "32", "task": "detect"}
-    return _save(graph, path, meta)
+    nodes = [helper.make_node("Constant", [], [name], value=numpy_helper.from_array(
+        _rows_output(rows, len(names), n_anchors), name))
+        for name, rows in (("big", large), ("little", small))]
+    nodes += [*_wider_than(split, "wide"),
+              helper.make_node("Where", ["wide", "big", "little"], ["chosen"]),
+              *_plus_input("chosen", "output0")]
+    return _detector(path, "two_scale_detector", nodes, names, size, n_anchors, True)
 
 
 def centre_pixel_classifier(path: Path, names: list[str], size: int = 64,
