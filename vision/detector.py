@@ -656,16 +656,10 @@ class Detector:
         if (dets.is_die & (dets.confidence >= bar)).sum() >= 2 or len(tiles) < AUTO_MIN_FOUND \
                 or side < STRIDE:
             return dets
-        middle = np.median(tiles.center, axis=0)  # a stray box does not move it
-        x0, y0 = (np.clip(np.round(middle - side / 2), 0,
-                          [image.shape[1] - side, image.shape[0] - side])).astype(int)
-        found = self._find(np.ascontiguousarray(image[y0:y0 + side, x0:x0 + side]), side, conf)
-        self.det.resize(TABLE_SIZE)
-        self.size_used = TABLE_SIZE
-        found = found[found.is_die]
+        # the middle of the tiles: a stray box does not move it
+        found = self._window_dice(image, np.median(tiles.center, axis=0), side, conf)
         if not len(found):
             return dets
-        found = found.with_(xyxy=found.xyxy + np.array([x0, y0, x0, y0], np.float32))
         # the window's dice replace the table pass's that they box again (theirs are the
         # tighter: IoU SAME_DIE, or a window die's middle inside a loose box); a table die the
         # window misses stays. None is taken inside a tile the table pass found: a tile's
@@ -696,21 +690,28 @@ class Detector:
         if not len(dice):
             return dets
         xyxy = dets.xyxy.copy()
-        corner = np.array([image.shape[1] - side, image.shape[0] - side])
         for i in dice:
-            middle = (xyxy[i, :2] + xyxy[i, 2:]) / 2
-            x0, y0 = np.clip(np.round(middle - side / 2), 0, corner).astype(int)
-            found = self._run(self.det, np.ascontiguousarray(
-                image[y0:y0 + side, x0:x0 + side]), side, conf)
-            found = found[found.is_die]
+            found = self._window_dice(image, (xyxy[i, :2] + xyxy[i, 2:]) / 2, side, conf)
             if not len(found):
                 continue
-            boxes = found.xyxy + np.array([x0, y0, x0, y0], np.float32)
-            overlap = box_iou(xyxy[i][None], boxes)[0]
+            overlap = box_iou(xyxy[i][None], found.xyxy)[0]
             if overlap.max() >= SAME_DIE:
-                xyxy[i] = boxes[int(overlap.argmax())]
-        self.det.resize(TABLE_SIZE)
+                xyxy[i] = found.xyxy[int(overlap.argmax())]
         return dets.with_(xyxy=xyxy)
+
+    def _window_dice(self, image: np.ndarray, middle: np.ndarray, side: int,
+                     conf: float) -> TileDetections:
+        """The dice the detector finds in the ``side``-px square of ``image`` around ``middle``
+        (moved inside the frame), read at the frame's own scale, in frame pixels; the
+        detector is left at the size it had."""
+        x0, y0 = np.clip(np.round(middle - side / 2), 0,
+                         [image.shape[1] - side, image.shape[0] - side]).astype(int)
+        size = self.det.imgsz[0]
+        found = self._run(self.det, np.ascontiguousarray(image[y0:y0 + side, x0:x0 + side]),
+                          side, conf)
+        self.det.resize(size)
+        found = found[found.is_die]
+        return found.with_(xyxy=found.xyxy + np.array([x0, y0, x0, y0], np.float32))
 
     def _finder_dice(self, image: np.ndarray, dets: TileDetections,
                      conf: float) -> TileDetections:
