@@ -412,6 +412,44 @@ def test_a_tile_at_a_hand_tiles_place_along_the_row_is_not_in_the_row() -> None:
     assert format_tiles(s0.hand) == "1234567m123p55s" and format_tiles(s0.flowers) == "f2f4"
 
 
+def _astride(dets: TileDetections, row: int, toward: int, share: float, conf: float,
+             kind: str) -> TileDetections:
+    """``dets`` with a box of ``kind`` scored ``conf`` astride tile ``row`` and its neighbour
+    ``toward``: the tile's box moved ``share`` of the way to the neighbour's, in line."""
+    box = dets.xyxy[row] + share * (dets.xyxy[toward] - dets.xyxy[row])
+    k = parse_tiles(kind)[0]
+    return TileDetections.merge([dets, TileDetections(
+        xyxy=box[None], confidence=[conf], class_id=[k], topk_ids=[[k, ONE_S, -1]],
+        topk_probs=[[0.4, 0.3, 0.0]])])
+
+
+def test_of_two_boxes_at_one_place_in_the_rows_line_the_surer_is_the_tiles() -> None:
+    """Fresh real-face table_s35_000012: the last 1s of a hand's 111s boxed by its own box
+    (0.29) and by one astride it and the 1s before (0.18), 0.54 widths apart along the row,
+    the own box 0.08 widths farther out than the other. Lying in line, they are one tile's
+    two boxes, and the surer is the tile's; before, the one farther from the row's middle line
+    was taken for a tile lying in front of the row, and the hand read the box astride."""
+    scene = Scene(seats=[SeatSpec(hand="567m12388p111sEEE"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    assert format_tiles([int(k) for k in dets.class_id[8:11]]) == "111s"
+    dets.confidence[10] = 0.29
+    dets.xyxy[10, [1, 3]] += 2.6  # 0.08 widths out, away from the table's middle
+    dets = _astride(dets, 10, 9, 0.46, 0.18, "2s")
+    dets = dets[np.arange(len(dets)) != 9]  # the middle 1s unboxed
+    assert format_tiles(_seat0(scene, dets).hand) == "567m12388p11sEEE"
+
+
+def test_a_box_in_line_close_to_both_its_neighbours_lies_astride_them() -> None:
+    """A box half a width from each of two tiles' boxes along a hand's row, in line with
+    them, lies astride both (fresh real-face table_s30_000299: 444s boxed three times and
+    once astride the first two): it is no tile, whatever it is scored, and both tiles keep
+    their boxes; before, one of the two was left out of the row with it."""
+    scene = Scene(seats=[SeatSpec(hand="567m12388p111sEEE"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    dets = _astride(dets, 9, 10, 0.5, 0.95, "2s")
+    assert format_tiles(_seat0(scene, dets).hand) == "567m12388p111sEEE"
+
+
 def test_a_flower_in_front_of_a_sideways_meld_tile_is_not_in_the_row() -> None:
     """REALVAL3 table_s16_000030: an f4 read as 3s lies in front of a chow's sideways tile,
     its centre a little over half a width along from it. Neighbours in a row lie a width
