@@ -54,6 +54,9 @@ class GameState:
     break_stack: int  # ring index 0..71 where the wall was broken
     to_play: int  # the seat holding 14 (or 3n+2) tiles
     ruleset: str | None = None  # the rules a showdown winner's hand is a win under
+    # a showdown no hand won: the pool left the seat to play no winning hand to deal, so every
+    # hand lies face up at a drawn game (荒庄), ``"winner": null`` in the manifest
+    drawn: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -62,6 +65,8 @@ class GameState:
             "seats": [s.to_json(i) for i, s in enumerate(self.seats)]}
         if self.ruleset:
             out["ruleset"] = self.ruleset
+        if self.drawn:
+            out["winner"] = None
         return out
 
 
@@ -205,6 +210,7 @@ def sample_game(rng: random.Random, *, progress: float | None = None,
             if got is not None:
                 seats[s].melds.append(got[0])
                 seats[s].sideways.append(got[1])
+    drawn = False
     for s in range(4):
         seat = seats[s]
         sets = 4 - len(seat.melds)
@@ -214,6 +220,7 @@ def sample_game(rng: random.Random, *, progress: float | None = None,
                 seat.concealed = hand
                 seat.revealed = True
                 continue
+            drawn = True  # no win left to deal: the seat's hand is dealt as any other
         n = 3 * sets + (2 if s == to_play else 1)
         revealed = showdown  # at a showdown every hand is laid down
         seat.revealed = revealed
@@ -231,4 +238,4 @@ def sample_game(rng: random.Random, *, progress: float | None = None,
         seats[s].discards.append(pool.take(t))
     wall = sum(pool.left)
     break_stack = ((dealer * 18) + 18 - sum(dice) - 1) % 72
-    return GameState(dealer, dice, seats, wall, break_stack, to_play, ruleset)
+    return GameState(dealer, dice, seats, wall, break_stack, to_play, ruleset, drawn)
