@@ -70,14 +70,15 @@ SCATTERED_SURE = 0.5
 # 8 boxes lay so, 3 of them on claimed tiles; MODELS.md, thirty-third session)
 SHORT_BOXED = 0.25
 # of two face-up boxes of a seat's row at much the same place along it (under 0.6 widths
-# apart), one lying this many widths or more nearer the table's middle than the other lies in
-# front of the row (a flower or a discard); nearer each other than that, both box one tile (a
-# box astride two touching tiles, or a tile boxed twice) and the surer is the tile's. Over
-# 3,600 scenes of REALVAL9D-20D, of 327 such pairs with one box on a row tile, the rule picked
-# it 281 times (0.4-0.6 alike); keeping the box nearer the row's middle line, 179 (fresh
-# real-face table_s35_000012: a 1s's own box, 0.29, left out for one astride it and the next,
-# 0.18). With the rule on boxes close to both neighbours, 24 seats and 6 winners more over the
-# twelve draws, 1 seat fewer on one (MODELS.md, thirty-fifth session)
+# apart), lying this many widths or more apart across it, the one farther from the line the
+# row's other tiles make lies in front of the row (a flower) or beyond it (the table's rim);
+# nearer each other than that, both box one tile (a box astride two touching tiles, or a tile
+# boxed twice) and the surer is the tile's. Over 3,600 scenes of REALVAL9D-20D, of 327 pairs
+# with one box on a row tile, the surer kept in line and the outer one apart picked it 281
+# times (0.4-0.6 alike), the one nearer the row's median line 179 (fresh real-face
+# table_s35_000012: a 1s's own box, 0.29, left out for one astride it and the next, 0.18); the
+# line the other tiles make, not the outer side, leaves out the rim's boxes too
+# (table_s26_000102). MODELS.md, thirty-fifth session
 CLOSE_ACROSS = 0.5
 
 # --------------------------------------------------------------- calibration
@@ -494,9 +495,10 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarr
     A row of backs only (a standing hand) takes the face-up run just inside it, up to
     ``layout.standing_gap`` away, when that run holds a sideways tile: a claimed meld, which
     no pond or wall shows. Face-up tiles of a row lie side by side: of two at much the same
-    place along it (under 0.6 widths apart), the nearer the table's middle lies in front of it
-    (a flower), not in it, or, lying in line (``CLOSE_ACROSS``), the less sure (``conf``) is a
-    second box of the other's tile. (Backs may: a wall's stacks are two high.)"""
+    place along it (under 0.6 widths apart), the one farther from the row's line lies in front
+    of it (a flower) or beyond it, not in it, or, lying in line (``CLOSE_ACROSS``), the less
+    sure (``conf``) is a second box of the other's tile. (Backs may: a wall's stacks are two
+    high.)"""
     if not len(rows):
         return rows
     order = rows[np.argsort(-d[rows])]
@@ -529,10 +531,17 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarr
         for (p, q), (q2, r) in itertools.pairwise(inline):
             if q == q2:
                 drop |= {q} if a[r] - a[p] >= 0.6 else {p, r}
+        # apart across the row, the one farther from the line its other face-up tiles make
+        # (fitted along it: a row seen at a slant) lies in front of it or beyond it
+        paired = {r for pair in close for r in pair}
+        rest = [r for r in along.tolist() if r not in paired]
+        line = np.polyfit(a[rest], d[rest], 1) if len(rest) >= 2 \
+            else np.array([0.0, np.median(d[along]) if len(along) else 0.0])
+        off = np.abs(d - np.polyval(line, a))
         for p, q in close:
             if p not in drop and q not in drop:
-                inward = abs(d[p] - d[q]) >= CLOSE_ACROSS
-                drop.add(p if (d[p] < d[q] if inward else conf[p] < conf[q]) else q)
+                apart = abs(d[p] - d[q]) >= CLOSE_ACROSS
+                drop.add(p if (off[p] > off[q] if apart else conf[p] < conf[q]) else q)
         drop |= _in_front_at_ends(along[~np.isin(along, list(drop))], d, a)
         row = np.array([r for r in row if int(r) not in drop], dtype=rows.dtype)
     return np.sort(row)

@@ -450,6 +450,21 @@ def test_a_box_in_line_close_to_both_its_neighbours_lies_astride_them() -> None:
     assert format_tiles(_seat0(scene, dets).hand) == "567m12388p111sEEE"
 
 
+def test_boxes_beyond_the_row_at_its_tiles_places_are_not_in_the_row() -> None:
+    """Fresh real-face table_s26_000102: three unsure boxes (0.12-0.38) on the table's rim,
+    0.8 widths beyond a seat's row, each at a row tile's place along it. Of two boxes at one
+    place lying apart across the row, the one farther from the line the row's other tiles
+    make is no part of it, on either side; taking the one nearer the table's middle for a
+    flower in front, the row lost three tiles to the rim's boxes."""
+    scene = Scene(seats=[SeatSpec(hand="567m12388p111sEEE"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    width = float(dets.xyxy[1, 0] - dets.xyxy[0, 0])
+    beyond = dets.xyxy[[2, 6, 11]] + np.array([0, 0.8 * width, 0, 0.8 * width], np.float32)
+    rim = TileDetections(xyxy=beyond, confidence=[0.3] * 3, class_id=[parse_tiles("P")[0]] * 3)
+    s0 = _seat0(scene, TileDetections.merge([dets, rim]))
+    assert format_tiles(s0.hand) == "567m12388p111sEEE"
+
+
 def test_a_flower_in_front_of_a_sideways_meld_tile_is_not_in_the_row() -> None:
     """REALVAL3 table_s16_000030: an f4 read as 3s lies in front of a chow's sideways tile,
     its centre a little over half a width along from it. Neighbours in a row lie a width
