@@ -83,6 +83,19 @@ LONE_ALIGN = 0.9  # cosine over which that row runs along the line to the lone b
 # steps, is no hole)
 HOLE_STEPS = (1.8, 2.3)
 HOLE_ALIKE = 1.15
+# the face box beyond a hole may be longer than the box before it along the row, up to this
+# many times (alike across): a box over its tile and part of the unboxed one (fresh real-face
+# table_s35_000012: 111s boxed 1.3 tiles long over the first 1s and part of the second, the
+# second unboxed); it is cut back to its own tile once the hole shows one. Such a hole holds
+# no box at IoU HOLE_BOXED or more, one doubling another or not (fresh real-face
+# table_s32_000267: a 9s boxed on its place, doubling a box astride it and the next)
+HOLE_LONG = 1.4
+HOLE_BOXED = 0.5
+# and only beside boxes of a tile's size, alike within HOLE_ALIKE the median of the HOLE_NEAR
+# face boxes nearest them: a tile boxed as two halves makes a short step beside which a whole
+# tile's box looks long (fresh real-face table_s33_000242: a 4s's halves, 22 and 23 px wide
+# beside 29)
+HOLE_NEAR = 8
 # a face box overlapping another face box by this IoU or more doubles it (touching tiles' boxes
 # overlap by about 0.05): a box over a tile and much of the next holds no place of its own, so
 # it leaves a hole there open (fresh real-face table_s30_000299: 444s boxed as 4s, 4s and a box
@@ -244,19 +257,21 @@ def _lone_places(rows: _Rows) -> tuple[np.ndarray, np.ndarray]:
     return np.array(centres), np.array(halves)
 
 
-def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
+def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """(K, 4) places one tile wide inside a row where no box is: one step past a face box
     (the step from its touching neighbour on the other side), with a face box of its size in
     line two steps on and no box's centre near the place (a tile the detector passed over,
     or boxed together with a neighbour; fresh real-face table_s24_000138, table_s27_000142),
-    but a box doubling another (``DOUBLED``)."""
+    but a box doubling another (``DOUBLED``); and for each, the row of that box beyond it
+    where it is longer along the row (``HOLE_LONG``), reaching into the hole, else -1."""
+    none = np.zeros((0, 4), np.float32), np.zeros(0, np.int64)
     pairs = _touching(dets) if int(dets.is_tile.sum()) >= 3 else None
     if pairs is None:
-        return np.zeros((0, 4), np.float32)
+        return none
     c, size, d, ratio = pairs.c, pairs.size, pairs.d, pairs.ratio
     j, a = np.nonzero(pairs.touching)  # a touches j, the step from j to a: d[j, a]
     if not len(j):
-        return np.zeros((0, 4), np.float32)
+        return none
     step = d[j, a]
     reach = np.linalg.norm(step, axis=1)
     # the next face box on, of a's size: HOLE_STEPS on along the step, off its line by under
@@ -265,10 +280,23 @@ def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     t = np.einsum("pfk,pk->pf", rel, step) / reach[:, None] ** 2
     side_off = np.abs(np.einsum("pfk,pk->pf", rel, step[:, ::-1] * [1, -1])) / reach[:, None]
     same = _alike(ratio, HOLE_ALIKE)
+    # or longer along the step than a and j, alike across it (the sides' ratios, k's over a's)
+    along_y = (np.abs(step[:, 1]) > np.abs(step[:, 0]))[:, None]  # (P, 1): the row runs along y
+    longer = np.ones(t.shape, bool)
+    for x in (a, j):
+        r = ratio[x]  # (P, F, 2): every face box's sides (w, h) over x's
+        length = np.where(along_y, r[..., 1], r[..., 0])
+        width = np.where(along_y, r[..., 0], r[..., 1])
+        longer &= (length > 1) & (length <= HOLE_LONG) & (width > 1 / HOLE_ALIKE) \
+            & (width < HOLE_ALIKE)
+    near = np.argsort(np.linalg.norm(d, axis=2), axis=1)[:, 1:HOLE_NEAR + 1]
+    sized = _alike((size / np.median(size[near], axis=1))[:, None, :], HOLE_ALIKE)[:, 0]
+    longer &= (sized[a] & sized[j])[:, None]
     on = (t >= HOLE_STEPS[0]) & (t <= HOLE_STEPS[1]) & (side_off <= ACROSS * reach[:, None]) \
-        & same[a] & same[j]
+        & ((same[a] & same[j]) | longer)
     closed = on.any(axis=1)
     k = np.where(closed, np.argmax(on, axis=1), a)
+    reaching = longer[np.arange(len(k)), k] & ~(same[a] & same[j])[np.arange(len(k)), k]
     centre = (c[a] + c[k]) / 2
     faces = np.flatnonzero(dets.is_tile)
     overlap = iou_matrix(dets.xyxy[faces], dets.xyxy[faces])
@@ -278,11 +306,15 @@ def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     every = dets.center[holds].astype(np.float64)
     empty = (np.linalg.norm(every[None, :, :] - centre[:, None, :], axis=2)
              > HOLE_EMPTY * reach[:, None]).all(axis=1)
-    half = (size[a] + size[k]) / 4
+    # a box reaching into the hole is no measure of it: the hole is the box before's size
+    half = np.where(reaching[:, None], size[a] / 2, (size[a] + size[k]) / 4)
     places = np.concatenate([centre - half, centre + half], axis=1)
-    places = places[empty & closed & _in_image(places, shape)]
+    boxed = iou_matrix(places, dets.xyxy[faces].astype(np.float64)).max(axis=1) >= HOLE_BOXED
+    found = np.flatnonzero(empty & closed & ~(reaching & boxed) & _in_image(places, shape))
     # a hole is proposed from both its sides
-    return places[_distinct(places, range(len(places)), 0.5)].astype(np.float32)
+    found = found[_distinct(places[found], range(len(found)), 0.5)]
+    beyond = np.where(reaching[found], faces[k[found]], -1)
+    return places[found].astype(np.float32), beyond
 
 
 def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:

@@ -230,6 +230,18 @@ def covers_two_tiles(box_area: float, area: np.ndarray, dist: np.ndarray,
     return box_area >= TWO_TILES * float(np.median(area[near]))
 
 
+def cut_back(box: np.ndarray, place: np.ndarray) -> np.ndarray:
+    """``box`` (xyxy) with its side toward ``place`` moved back to the place's edge, along the
+    axis on which their centres lie farther apart: a box reaching into a neighbour's place."""
+    axis = int(np.argmax(np.abs((box[:2] + box[2:]) - (place[:2] + place[2:]))))
+    out = box.copy()
+    if box[axis] + box[axis + 2] > place[axis] + place[axis + 2]:
+        out[axis] = max(box[axis], place[axis + 2])
+    else:
+        out[axis + 2] = min(box[axis + 2], place[axis])
+    return out
+
+
 def two_tile_straddlers(dets: TileDetections) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Face boxes over two touching tiles, one of which has a box of its own inside them:
     ``(rows, places, boxed)``. Such a box covers ``TWO_TILES`` times the area of the face boxes
@@ -968,10 +980,11 @@ class Detector:
     def unboxed_in_rows(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """``dets`` with a face box added at each hole one tile wide inside a row
         (:func:`vision.blanks.hole_places`) whose crop the classifier is sure shows one tile
-        kind (``SURE_HOLE``), scored at the threshold (found by the row, not by the detector)."""
+        kind (``SURE_HOLE``), scored at the threshold (found by the row, not by the detector);
+        a box beyond it that reached into it is cut back to the hole's edge."""
         if self.cls is None:
             return dets
-        places = hole_places(dets, image.shape)
+        places, beyond = hole_places(dets, image.shape)
         if not len(places):
             return dets
         cmap = np.array(self.cls.classes.class_id)
@@ -984,7 +997,11 @@ class Detector:
             return dets
         found = np.flatnonzero(sure)
         found = found[np.argsort(kinds[found], kind="stable")]  # kind by kind, as found
-        out = self._found_by_row(dets, places[found], kinds[found])
+        xyxy = dets.xyxy.copy()
+        for place, k in zip(places[found], beyond[found], strict=True):
+            if k >= 0:
+                xyxy[k] = cut_back(xyxy[k], place)
+        out = self._found_by_row(dets.with_(xyxy=xyxy), places[found], kinds[found])
         # a box between the hole and its neighbour, all but wholly inside the two, straddles
         # them (fresh real-face table_s27_000142: a 3s box over half the unboxed 2s and half
         # the 3s): the hole's tile counts as the surest of boxes here

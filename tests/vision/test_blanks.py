@@ -149,10 +149,10 @@ def test_a_hand_tile_passed_over_inside_the_row_is_the_one_hole(
     the winner's hand was a tile short. One step past a box, two steps short of the next, no
     box: the hole. The whole row, its melds beside a claimed tile lying sideways, has none."""
     every, seen, missing = _hand_tile_unboxed(camera)
-    places = hole_places(seen, shape)
+    places, _ = hole_places(seen, shape)
     assert len(places) == 1
     assert iou_matrix(places, missing[None]).item() > 0.7
-    assert len(hole_places(every, shape)) == 0
+    assert len(hole_places(every, shape)[0]) == 0
 
 
 def test_a_hole_half_under_a_box_doubling_its_neighbour_is_still_a_hole() -> None:
@@ -171,13 +171,13 @@ def test_a_hole_half_under_a_box_doubling_its_neighbour_is_still_a_hole() -> Non
     box[2] = missing[2] - 0.1 * step  # from the second's middle over most of the third
     doubling = seen[[before]].with_(xyxy=box[None], confidence=np.array([0.4], np.float32))
     assert iou_matrix(doubling.xyxy, seen.xyxy[[before]]).item() >= DOUBLED
-    places = hole_places(TileDetections.merge([seen, doubling]), (1080, 1080))
+    places, _ = hole_places(TileDetections.merge([seen, doubling]), (1080, 1080))
     assert len(places) == 1
     assert iou_matrix(places, missing[None]).item() > 0.7
     off = missing - np.array([0.15 * step, 0, 0.15 * step, 0], np.float32)
     shifted = doubling.with_(xyxy=off[None])
     assert iou_matrix(shifted.xyxy, seen.xyxy).max() < DOUBLED
-    assert len(hole_places(TileDetections.merge([seen, shifted]), (1080, 1080))) == 0
+    assert len(hole_places(TileDetections.merge([seen, shifted]), (1080, 1080))[0]) == 0
 
 
 @pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
@@ -213,6 +213,38 @@ def test_a_hole_named_surely_is_the_tile_and_a_box_straddling_it_goes(
     assert format_tiles(_seat0(found).hand) == "345m12355pPPP"
     sure[:] = 0.5 / len(cmap)
     assert len(det.unboxed_in_rows(image, boxed)) == len(boxed)
+
+
+@pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
+                    reason="no shipped classifier")
+def test_a_hole_the_box_beyond_reaches_into_is_a_hole_and_the_box_is_cut_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fresh real-face table_s35_000012: of a hand's 111s the first 1s was boxed 1.3 tiles
+    long, over part of the unboxed second, which was then no tile's size two steps on from
+    the third: no hole was found, and the winner's hand was a tile short. The box beyond a
+    hole may be up to ``HOLE_LONG`` times longer along the row; once the hole is named, that
+    box is cut back to the hole's edge, its own tile's."""
+    every, seen, missing = _hand_tile_unboxed(top_down())
+    image = paint(every, detections(BLANKS, top_down())[1])
+    beyond = int(np.argmin(np.linalg.norm(seen.center - (missing[:2] + missing[2:]) / 2
+                                          - [missing[2] - missing[0], 0], axis=1)))
+    step = float(seen.xyxy[beyond, 0] - missing[0])
+    xyxy = seen.xyxy.copy()
+    xyxy[beyond, 0] -= 0.3 * step  # 1.3 tiles long, into the hole
+    reaching = seen.with_(xyxy=xyxy)
+    places, into = hole_places(reaching, (1080, 1080))
+    assert len(places) == 1 and into.tolist() == [beyond]
+    assert iou_matrix(places, missing[None]).item() > 0.7
+    det = load_detector()
+    cmap = np.array(det.cls.classes.class_id)
+    sure = np.zeros(len(cmap), np.float32)
+    sure[int(np.flatnonzero(cmap == parse_tiles("2p")[0])[0])] = 0.97
+    monkeypatch.setattr(det, "crop_probs", lambda img, boxes, pads=None: np.tile(
+        sure, (len(boxes), 1)))
+    found = det.unboxed_in_rows(image, reaching)
+    assert len(found) == len(seen) + 1
+    assert np.abs(found.xyxy[beyond] - seen.xyxy[beyond]).max() < 0.1 * step
+    assert format_tiles(_seat0(found).hand) == "345m12355pPPP"
 
 
 def test_a_pung_of_blanks_boxed_by_one_tile_alone_is_found_from_it() -> None:
