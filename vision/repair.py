@@ -56,6 +56,11 @@ class _Slot:
     kind: Tile
     where: tuple[str, int, int]  # (role, seat, meld index or -1)
     alternatives: list[tuple[Tile, float]]  # (kind, cost) excluding the current kind
+    # a kind outside the top-k costs as if the classifier gave it 1e-4, from this tile's own
+    # odds: changing an unsure tile costs less than a sure one (REALVAL15D live,
+    # table_s30_000037: an unsure flower read as another seat's sure f3, and the sure one
+    # changed to the missing flower, neither ranking it, at one flat cost)
+    unseen: float = UNSEEN_COST
 
 
 def _alternatives(dets: TileDetections, row: int, kind: Tile) -> list[tuple[Tile, float]]:
@@ -67,8 +72,7 @@ def _alternatives(dets: TileDetections, row: int, kind: Tile) -> list[tuple[Tile
     table shows all eight."""
     probs = dets.topk_probs[row]
     ids = dets.topk_ids[row]
-    p_now = max((float(p) for t, p in zip(ids, probs, strict=True) if t == kind),
-                default=float(probs[0]) if len(probs) else 1.0)
+    p_now = _own_odds(dets, row, kind)
     alts = [(int(t), max(float(np.log(max(p_now, 1e-9)) - np.log(max(float(p), 1e-9))), 0.0))
             for t, p in zip(ids, probs, strict=True)
             if 0 <= t < NUM_TILES and t != kind and p > 0
@@ -77,13 +81,26 @@ def _alternatives(dets: TileDetections, row: int, kind: Tile) -> list[tuple[Tile
             for t, c in alts]
 
 
+def _own_odds(dets: TileDetections, row: int, kind: Tile) -> float:
+    """The classifier's odds of ``kind`` for a tile (its top kind's when ``kind`` is not
+    among its top-k)."""
+    probs = dets.topk_probs[row]
+    return max((float(p) for t, p in zip(dets.topk_ids[row], probs, strict=True) if t == kind),
+               default=float(probs[0]) if len(probs) else 1.0)
+
+
+def _slot(dets: TileDetections, row: int, kind: Tile, where: tuple[str, int, int]) -> _Slot:
+    """Tile ``row`` read as ``kind``, its alternatives and its cost of an unranked kind."""
+    unseen = UNSEEN_COST + float(np.log(max(_own_odds(dets, row, kind), 1e-9)))
+    return _Slot(row, kind, where, _alternatives(dets, row, kind), max(unseen, 0.0))
+
+
 def _slots(reading: TableReading) -> list[_Slot]:
     dets = reading.detections
     out: list[_Slot] = []
 
     def add(row: int, where: tuple[str, int, int]) -> None:
-        kind = int(dets.class_id[row])
-        out.append(_Slot(row, kind, where, _alternatives(dets, row, kind)))
+        out.append(_slot(dets, row, int(dets.class_id[row]), where))
 
     for s in reading.seats:
         for r, part, i in s.face_up(dets.is_tile):
@@ -249,7 +266,7 @@ def _shown(kinds: Sequence[Tile], reading: TableReading) -> Counter[Tile]:
 
 
 def _cost(slot: _Slot, kind: Tile) -> float:
-    return 0.0 if kind == slot.kind else dict(slot.alternatives).get(kind, UNSEEN_COST)
+    return 0.0 if kind == slot.kind else dict(slot.alternatives).get(kind, slot.unseen)
 
 
 def _choices(slot: _Slot, kind: Tile) -> list[Tile]:
@@ -291,7 +308,7 @@ def _fewer_copies(slots: list[_Slot], reading: TableReading,
             break
         kinds[best[1]] = best[2]
     return [slot if k == slot.kind else
-            _Slot(slot.row, k, slot.where, _alternatives(dets, slot.row, k))
+            _slot(dets, slot.row, k, slot.where)
             for slot, k in zip(slots, kinds, strict=True)]
 
 

@@ -1215,6 +1215,25 @@ def test_a_flower_seen_twice_becomes_another_so_the_win_is_recorded() -> None:
     assert any(n.startswith("changed f2->") for n in out.notes)
 
 
+@pytest.mark.parametrize("unsure_first", [True, False])
+def test_of_a_flower_seen_twice_the_unsure_one_becomes_another(unsure_first: bool) -> None:
+    """REALVAL15D live, table_s30_000037: a flower read unsurely (1s 0.25, then f3 0.21 by
+    its row) showed the kind of another seat's sure f3 (0.99), and neither ranked the one
+    flower missing from the table. An unranked kind cost the same for both, and the sure one
+    was changed; it costs as if the classifier gave it 1e-4, from each tile's own odds, so
+    the unsure one is, whichever of the two the search meets first."""
+    f2, one_s, two_s = parse_tiles("f2")[0], parse_tiles("1s")[0], parse_tiles("2s")[0]
+    dets, calib = _dets(SHOWDOWN, {15: f2})  # seat 0's f5 read as f2, which seat 1 shows
+    sure = int(np.flatnonzero((dets.class_id == f2) & (np.arange(len(dets)) != 15))[0])
+    unsure, other = (15, sure) if unsure_first else (sure, 15)
+    dets.topk_ids[unsure], dets.topk_probs[unsure] = [one_s, f2, two_s], [0.25, 0.21, 0.2]
+    dets.topk_ids[other], dets.topk_probs[other] = [f2, one_s, two_s], [0.99, 0.005, 0.005]
+    dets.confidence[unsure] = 0.2
+    out = read_detections(dets, calib, ruleset="shandong", dealer=1)
+    assert out.repair.legal and [c.row for c in out.repair.changes] == [unsure]
+    assert int(out.table.detections.class_id[other]) == f2
+
+
 def test_a_seats_face_up_tiles_are_walked_hand_melds_flowers_without_a_kongs_backs() -> None:
     """The one walk over a seat's face-up tiles (repair, the unsure list and the dashboard's
     corrections share it): every face once, a concealed kong's two backs never."""
