@@ -531,13 +531,13 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarr
         for (p, q), (q2, r) in itertools.pairwise(inline):
             if q == q2:
                 drop |= {q} if a[r] - a[p] >= 0.6 else {p, r}
-        # apart across the row, the one farther from the line its other face-up tiles make
-        # (fitted along it: a row seen at a slant) lies in front of it or beyond it
-        paired = {r for pair in close for r in pair}
-        rest = [r for r in along.tolist() if r not in paired]
-        line = np.polyfit(a[rest], d[rest], 1) if len(rest) >= 2 \
-            else np.array([0.0, np.median(d[along]) if len(along) else 0.0])
-        off = np.abs(d - np.polyval(line, a))
+        if close:  # apart across the row, the one farther from the line its other face-up
+            # tiles make (fitted along it: a row seen at a slant) lies in front of or beyond it
+            paired = {r for pair in close for r in pair}
+            rest = [r for r in along.tolist() if r not in paired]
+            line = np.polyfit(a[rest], d[rest], 1) if len(rest) >= 2 \
+                else np.array([0.0, np.median(d[along])])
+            off = np.abs(d - np.polyval(line, a))
         for p, q in close:
             if p not in drop and q not in drop:
                 apart = abs(d[p] - d[q]) >= CLOSE_ACROSS

@@ -63,16 +63,16 @@ class _Slot:
     unseen: float = UNSEEN_COST
 
 
-def _alternatives(dets: TileDetections, row: int, kind: Tile) -> list[tuple[Tile, float]]:
+def _alternatives(dets: TileDetections, row: int, kind: Tile,
+                  p_now: float) -> list[tuple[Tile, float]]:
     """The other kinds of a tile's top-k (flowers for a flower, tiles for a tile), each with
-    the log-probability lost reading it instead of ``kind`` (the top one's when ``kind`` is
-    not among them). A flower may also be no flower at all, a tile of its top-k, but only
+    the log-probability lost reading it instead of ``kind`` (``p_now``: its odds,
+    :func:`_own_odds`). A flower may also be no flower at all, a tile of its top-k, but only
     after every flower, ranked or not (``NOT_A_FLOWER`` more): a box in the flower row on a
     discard or on a standing tile's side, read as a flower the table already shows, when the
     table shows all eight."""
     probs = dets.topk_probs[row]
     ids = dets.topk_ids[row]
-    p_now = _own_odds(dets, row, kind)
     alts = [(int(t), max(float(np.log(max(p_now, 1e-9)) - np.log(max(float(p), 1e-9))), 0.0))
             for t, p in zip(ids, probs, strict=True)
             if 0 <= t < NUM_TILES and t != kind and p > 0
@@ -91,8 +91,9 @@ def _own_odds(dets: TileDetections, row: int, kind: Tile) -> float:
 
 def _slot(dets: TileDetections, row: int, kind: Tile, where: tuple[str, int, int]) -> _Slot:
     """Tile ``row`` read as ``kind``, its alternatives and its cost of an unranked kind."""
-    unseen = UNSEEN_COST + float(np.log(max(_own_odds(dets, row, kind), 1e-9)))
-    return _Slot(row, kind, where, _alternatives(dets, row, kind), max(unseen, 0.0))
+    p_now = _own_odds(dets, row, kind)
+    unseen = UNSEEN_COST + float(np.log(max(p_now, 1e-9)))
+    return _Slot(row, kind, where, _alternatives(dets, row, kind, p_now), max(unseen, 0.0))
 
 
 def _slots(reading: TableReading) -> list[_Slot]:
