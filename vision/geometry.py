@@ -80,6 +80,17 @@ SHORT_BOXED = 0.25
 # line the other tiles make, not the outer side, leaves out the rim's boxes too
 # (table_s26_000102). MODELS.md, thirty-fifth session
 CLOSE_ACROSS = 0.5
+# of two boxes at much the same place in a row, the row leaves room for both as tiles where the
+# boxes beside them lie this many widths from the pair's far box (at a row's end), or this
+# many plus one apart (two tiles between them, not one): three 4s boxed out of step, a box
+# astride the last two and one on the last, the last left out as a second box (REALVAL9D
+# table_s24_000099, 1.8 widths from the first 4s to the last). MODELS.md, thirty-sixth session
+ROOM = 1.5
+# and the two lie out of step, this many widths apart along the row or more (a box astride two
+# tiles beside one's own box, about half a width), not one tile boxed twice (nearer): 0.38-0.60
+# on the 48 seats so mended over REALVAL9D-20D; a tanki's 2p boxed twice 0.03 apart and a gap
+# before the melds gave room for a pair and a win by the wrong seat (REALVAL11D table_s26_000233)
+SPARE_STEP = 0.3
 
 # --------------------------------------------------------------- calibration
 
@@ -383,6 +394,9 @@ class SeatReading:
     discards: list[Tile] = field(default_factory=list)
     discard_rows: list[int] = field(default_factory=list)
     drawn_apart: bool = False  # the last hand tile stands apart (just drawn)
+    # face-up boxes left out of the row as second boxes of a row tile where the row leaves
+    # room for two tiles (geometry._spare_rows), surest first: a short hand's missing tile
+    spare_rows: list[int] = field(default_factory=list)
 
     @property
     def tile_count(self) -> int:
@@ -489,7 +503,8 @@ def _boxed_short(row: np.ndarray, a: np.ndarray, sideways: np.ndarray, face_up: 
 
 
 def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarray,
-               face_up: np.ndarray, sideways: np.ndarray, conf: np.ndarray) -> np.ndarray:
+               face_up: np.ndarray, sideways: np.ndarray, conf: np.ndarray,
+               kept: frozenset[int] = frozenset()) -> np.ndarray:
     """The seat's outermost row (hand and melds): from the farthest tile inward, until a gap
     of more than ``layout.outer_gap`` tile widths (the space before the wall or the pond).
     A row of backs only (a standing hand) takes the face-up run just inside it, up to
@@ -498,7 +513,7 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarr
     place along it (under 0.6 widths apart), the one farther from the row's line lies in front
     of it (a flower) or beyond it, not in it, or, lying in line (``CLOSE_ACROSS``), the less
     sure (``conf``) is a second box of the other's tile. (Backs may: a wall's stacks are two
-    high.)"""
+    high.) Rows in ``kept`` stay (a hand one tile short, :func:`_short_by_one`)."""
     if not len(rows):
         return rows
     order = rows[np.argsort(-d[rows])]
@@ -543,8 +558,52 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarr
                 apart = abs(d[p] - d[q]) >= CLOSE_ACROSS
                 drop.add(p if (off[p] > off[q] if apart else conf[p] < conf[q]) else q)
         drop |= _in_front_at_ends(along[~np.isin(along, list(drop))], d, a)
-        row = np.array([r for r in row if int(r) not in drop], dtype=rows.dtype)
+        row = np.array([r for r in row if int(r) not in drop - kept], dtype=rows.dtype)
     return np.sort(row)
+
+
+def _spare_rows(row: np.ndarray, loose: np.ndarray, d: np.ndarray, a: np.ndarray,
+                face_up: np.ndarray, conf: np.ndarray) -> list[int]:
+    """Of a seat's loose face-up boxes (``loose``, its discards), those lying in line with its
+    row (``row``) at much the same place as one of its tiles but out of step with it
+    (``SPARE_STEP`` to 0.6 widths along it, under ``CLOSE_ACROSS`` across) where the row
+    leaves room for two tiles there (``ROOM``): a box the row's rules took for a second box of
+    its neighbour's tile, most likely a tile of its own when the hand comes out a tile short.
+    Surest first."""
+    up = row[face_up[row]]
+    if len(up) < 3:
+        return []
+    line = np.polyfit(a[up], d[up], 1)
+    out: list[int] = []
+    for r in loose[face_up[loose]].tolist():
+        if abs(d[r] - np.polyval(line, a[r])) >= CLOSE_ACROSS:
+            continue
+        along = sorted([*up.tolist(), r], key=lambda x: a[x])
+        i = along.index(r)
+        for p, q in ((i - 1, i), (i, i + 1)):
+            if p < 0 or q >= len(along) or not SPARE_STEP <= a[along[q]] - a[along[p]] < 0.6:
+                continue
+            left = a[along[p - 1]] if p > 0 else None
+            right = a[along[q + 1]] if q + 1 < len(along) else None
+            if left is not None and right is not None:
+                room = right - left >= 1 + ROOM
+            elif left is not None:
+                room = a[along[q]] - left >= ROOM
+            else:
+                room = right is not None and right - a[along[p]] >= ROOM
+            if room:
+                out.append(r)
+                break
+    return sorted(out, key=lambda r: -conf[r])
+
+
+def _short_by_one(readings: list[SeatReading]) -> dict[int, int]:
+    """Seat to its surest spare box, for each seat whose face-up hand is a tile short of what
+    a hand holds (13 or 14, a meld counting 3: a count of 12, 9, ... lacks one), none
+    standing."""
+    return {s.seat: s.spare_rows[0] for s in readings
+            if s.spare_rows and s.hand and not s.hidden
+            and s.face_up_count % 3 == 0 and s.face_up_count < 13}
 
 
 def _side_by_side(rows: np.ndarray, a: np.ndarray) -> bool:
@@ -656,12 +715,30 @@ def _distances(pts: np.ndarray) -> np.ndarray:
 
 
 def read_table(dets: TileDetections, calib: TableCalibration,
-               layout: TableLayout | None = None) -> TableReading:
+               layout: TableLayout | None = None, keep: frozenset[int] = frozenset()
+               ) -> TableReading:
     """Assign every detection a seat and a role, group melds, order hands.
 
     Roles: ``hand``, ``meld``, ``flower``, ``discard``, ``wall``, ``dice`` and ``indicator`` (a
-    face-up tile lying in the wall, as Liaoyang turns one over).
+    face-up tile lying in the wall, as Liaoyang turns one over). The face-up boxes in ``keep``
+    stay in their seat's row, wherever they lie beside its other boxes; a seat's hand one
+    tile short takes back its spare box (:func:`_short_by_one`).
     """
+    first = _read_table(dets, calib, layout, keep)
+    short = {k: r for k, r in _short_by_one(first.seats).items() if r not in keep}
+    if not short:
+        return first
+    # read again with each short hand's spare box kept in its row, where it then holds one
+    # tile more (the box taken into its hand or a meld, not beside them)
+    second = _read_table(dets, calib, layout, keep | frozenset(short.values()))
+    grew = all(second.seats[k].face_up_count == first.seats[k].face_up_count + 1
+               for k in short)
+    return second if grew else first
+
+
+def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayout | None,
+                keep: frozenset[int]) -> TableReading:
+    """:func:`read_table` once, with the boxes ``keep`` kept in their rows."""
     layout = layout or TableLayout()
     n = len(dets)
     pos = calib.to_table(dets.center) if n else np.zeros((0, 2))
@@ -701,6 +778,10 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     standing: list[int] = []  # faces of standing hands seen edge-on: backs of the hand
     sideways &= face_up
     role = np.full(n, "", dtype="<U9")
+
+    def outer_of(rows: np.ndarray) -> np.ndarray:
+        return _outer_row(rows, d, layout, a, face_up, sideways, conf, keep)
+
     role[away] = "outside"
     role[halved] = "half"
     role[dets.is_die] = "dice"
@@ -709,7 +790,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     group = np.full(n, -1, np.int16)
     readings = [SeatReading(seat=k) for k in range(4)]
     rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]
-    outers = [_outer_row(rows_of[k], d, layout, a, face_up, sideways, conf) for k in range(4)]
+    outers = [outer_of(rows_of[k]) for k in range(4)]
     # a "flower" lying in a hand's row, in line with it, is a suit tile read as a flower
     # (flowers lie in front of the hand): read it as its likeliest runner-up that is no flower
     suit_reads: dict[int, Tile] = {}
@@ -728,7 +809,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
                     read = True
         if read:
             rows_of[k] = np.flatnonzero((role == "") & (seat == k))
-            outers[k] = _outer_row(rows_of[k], d, layout, a, face_up, sideways, conf)
+            outers[k] = outer_of(rows_of[k])
     if suit_reads:
         kinds = dets.class_id.copy()
         kinds[list(suit_reads)] = list(suit_reads.values())
@@ -740,7 +821,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
         role[outers[k]] = "outside"
         rows_of[k] = np.setdiff1d(rows_of[k], outers[k])
         outers[k] = inner if inner is not None \
-            else _outer_row(rows_of[k], d, layout, a, face_up, sideways, conf)
+            else outer_of(rows_of[k])
 
     for k in range(4):
         # boxes on the cloth or the rim beyond the hand: a run of unsure faces, sure faces
@@ -754,8 +835,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             beyond_the_row(k)
         o = outers[k]
         if len(o) and (dets.confidence[o] < SCATTERED_SURE).all() and not _side_by_side(o, a):
-            inner = _outer_row(np.setdiff1d(rows_of[k], o), d, layout, a, face_up, sideways,
-                               conf)
+            inner = outer_of(np.setdiff1d(rows_of[k], o))
             if face_up[inner].sum() >= 3 and _side_by_side(inner, a):
                 beyond_the_row(k, inner)
     full = {k: float(np.median(d[o])) for k, o in enumerate(outers) if len(o) >= 3}
@@ -784,8 +864,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             # melds, its standing hand unboxed, close enough to the wall to run on into it
             # (fresh real-face table_s21_000165: 345m 456p a half width beyond the wall)
             mine = rows_of[k][face_up[rows_of[k]]]
-            front = _outer_row(mine[d[mine] > float(d[o[backs[o]]].max())], d, layout, a,
-                               face_up, sideways, conf)
+            front = outer_of(mine[d[mine] > float(d[o[backs[o]]].max())])
             outers[k] = front if len(front) >= 3 and sideways[front].any() else o[:0]
             continue
         row_d = float(np.median(d[o]))
@@ -894,6 +973,9 @@ def read_table(dets: TileDetections, calib: TableCalibration,
             row_no = np.round((d[disc].max() - d[disc]) / layout.tile_aspect)
             readings[k].discard_rows = [int(i) for i in disc[np.lexsort((a[disc], row_no))]]
             readings[k].discards = [int(dets.class_id[i]) for i in readings[k].discard_rows]
+    for k in range(4):
+        readings[k].spare_rows = _spare_rows(outers[k], np.flatnonzero(
+            (role == "discard") & (seat == k)), d, a, face_up, conf)
     ind = np.flatnonzero(role == "indicator")
     indicator = int(dets.class_id[ind[np.argmax(dets.confidence[ind])]]) if len(ind) else None
     seat_out = np.where(np.isin(role, ["dice", "wall", "indicator", "outside", "half"]), -1,

@@ -46,6 +46,7 @@ from vision.reading import (
     legal_reading,
     seat_states,
     showing_fourteen,
+    spare_winner,
     table_waits,
 )
 from vision.region import Region, inside, table_region
@@ -339,9 +340,16 @@ class Pipeline:
     def _read(self, dets: TileDetections, still: bool) -> tuple[TableReading, Repair]:
         """The table a frame's detections show, repaired (a still's with a photo's tries)."""
         table = read_table(dets, self.calibration, self.layout)
-        fixed, _ = legal_reading(table, self.ruleset, showing_fourteen(table), self.options,
-                                 indicator=self.indicator,
-                                 max_tries=MAX_TRIES if still else REPAIR_TRIES)
+        tries = MAX_TRIES if still else REPAIR_TRIES
+        fixed, finished = legal_reading(table, self.ruleset, showing_fourteen(table),
+                                        self.options, indicator=self.indicator, max_tries=tries)
+        if not finished:  # a winner laying down 13 with the box it lacks left out of its row
+            spare = spare_winner(table, self.ruleset, self.options,
+                                 lambda keep: read_table(dets, self.calibration, self.layout,
+                                                         keep),
+                                 indicator=self.indicator, max_tries=tries)
+            if spare is not None:
+                table, fixed, _ = spare
         return table, fixed
 
     def _still_pass(self, image: np.ndarray, again: bool) -> TileDetections:

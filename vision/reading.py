@@ -9,7 +9,7 @@ from the caller or a stated assumption, listed in ``notes``.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -295,16 +295,45 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     return repair(table, {}, max_tries=max_tries), []
 
 
+def spare_winner(table: TableReading, ruleset: str | None,
+                 options: Mapping[str, Any] | None,
+                 reread: Callable[[frozenset[int]], TableReading], **legal: Any
+                 ) -> tuple[TableReading, Repair, int] | None:
+    """A seat laying down 13 tiles face up whose hand one of its spare boxes finishes (a box
+    beside a tile of its row, left out as a second box of that tile:
+    ``SeatReading.spare_rows``): the table read again by ``reread`` with that box kept in
+    the row, repaired (``legal`` as :func:`legal_reading` takes), and the seat; ``None``
+    where there is none. Photos and video share it."""
+    for s in table.seats:
+        if s.face_up_count != 13 or s.hidden or not s.hand or not s.spare_rows:
+            continue
+        trial = reread(frozenset(s.spare_rows[:1]))
+        if trial.seats[s.seat].face_up_count == 14:
+            fixed, finished = legal_reading(trial, ruleset, [s.seat], options, **legal)
+            if finished:
+                return trial, fixed, s.seat
+    return None
+
+
 def _read_winner(table: TableReading, ruleset: str, options: Mapping[str, Any] | None,
-                 notes: list[str]) -> tuple[TableReading, Repair, int | None]:
+                 notes: list[str], reread: Callable[[frozenset[int]], TableReading]
+                 ) -> tuple[TableReading, Repair, int | None]:
     """The winner among the seats laying down 14 tiles: the first whose hand a probable
-    reading finishes (a misread discard or flower can make a second seat look like 14)."""
+    reading finishes (a misread discard or flower can make a second seat look like 14).
+    Failing that, a seat laying down 13 with a spare box beside its row (a box left out as a
+    second box of its neighbour's tile, ``SeatReading.spare_rows``) whose hand that box
+    finishes: the table read again (``reread``) with the box kept in the row."""
     seats = showing_fourteen(table)
     for seat in seats:
         trial = copy.deepcopy(table) if len(seats) > 1 else table
         fixed, finished = legal_reading(trial, ruleset, [seat], options)
         if finished:
             return trial, fixed, seat
+    spare = spare_winner(table, ruleset, options, reread)
+    if spare is not None:
+        notes.append(f"seat {spare[2]}: a box beside a tile of its row, left out as a second "
+                     "box of that tile, read as the tile its finished hand lacks")
+        return spare
     if seats:  # 14 tiles that no probable reading finishes: a player mid-turn, no win
         notes.append(f"seat {' or '.join(map(str, seats))} holds 14 tiles but no probable "
                      "reading is a finished hand; recorded as no win")
@@ -319,12 +348,14 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
                     layout: TableLayout | None = None) -> ImageReading:
     """Detections of one picture to a hand record (see :func:`read_image`)."""
     table = read_table(dets, calib, layout)
-    notes = [f"{TILE_NAMES[int(dets.class_id[r])]} read as {TILE_NAMES[t]} by where it lies "
-             "(a meld's set, a flower's row)" for r, t in table.corrected.items()]
+    notes: list[str] = []
     if winner is None:
-        table, fixed, winner = _read_winner(table, ruleset, options, notes)
+        table, fixed, winner = _read_winner(
+            table, ruleset, options, notes, lambda keep: read_table(dets, calib, layout, keep))
     else:
         fixed, _ = legal_reading(table, ruleset, [winner], options, keep_unfinished=True)
+    notes[:0] = [f"{TILE_NAMES[int(dets.class_id[r])]} read as {TILE_NAMES[t]} by where it "
+                 "lies (a meld's set, a flower's row)" for r, t in table.corrected.items()]
     if not fixed.legal:
         notes.append("impossible reading left as seen: " + "; ".join(fixed.problems))
     for c in fixed.changes:

@@ -465,6 +465,71 @@ def test_boxes_beyond_the_row_at_its_tiles_places_are_not_in_the_row() -> None:
     assert format_tiles(s0.hand) == "567m12388p111sEEE"
 
 
+def _out_of_step(dets: TileDetections, first: int) -> TileDetections:
+    """``dets`` with three tiles from row ``first`` boxed out of step (REALVAL9D
+    table_s24_000099, three 4s): the middle box 0.45 widths on toward the last, the last box
+    less sure than it, so the last two lie 0.55 widths apart, at one place."""
+    mid, last = first + 1, first + 2
+    dets.xyxy[mid] += 0.45 * (dets.xyxy[last] - dets.xyxy[mid])
+    dets.confidence[mid], dets.confidence[last] = 0.76, 0.67
+    return dets
+
+
+def test_a_hand_a_tile_short_takes_back_a_box_beside_its_row() -> None:
+    """Three 4s boxed out of step at a hand's end: of the last two boxes, at one place, the
+    less sure is left out as a second box of the other's tile, and the hand holds 12. The row
+    leaves room for two tiles there (two widths from the first 4s to the last), and no hand
+    holds 12 (13 or 14, a meld counting 3): the box is taken back into the row."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p444s"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    assert format_tiles([int(k) for k in dets.class_id[10:13]]) == "444s"
+    assert format_tiles(_seat0(scene, _out_of_step(dets, 10)).hand) == "1234567m123p444s"
+
+
+def test_a_box_at_one_place_with_a_tile_stays_out_of_a_full_row() -> None:
+    """The same two boxes at one place, but a whole hand beside them (13): the less sure is
+    still a second box, left out of the row."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p4444s"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    dets = _out_of_step(dets, 11)
+    assert format_tiles(_seat0(scene, dets).hand) == "1234567m123p444s"
+
+
+def test_a_winning_hand_a_tile_short_takes_back_the_box_it_lacks() -> None:
+    """REALVAL9D table_s24_000099: the winner's 444s boxed out of step, its last 4s left out
+    as a second box, and the hand lying down 13 tiles: no win was recorded. The box its
+    finished hand lacks is taken back, and the change is told."""
+    scene = Scene(seats=[SeatSpec(hand="123456789m55p444s"), *OTHER_HANDS])
+    dets, calib = _dets(scene)
+    dets = _out_of_step(dets, 11)
+    out = read_detections(dets, calib, ruleset="shandong")
+    record = parse_record(out.record)
+    assert record.wins[0].seat == 0
+    assert format_tiles(sorted(record.seats[0].concealed)) == "123456789m55p444s"
+    assert any("the tile its finished hand lacks" in n for n in out.notes)
+    from vision.pipeline import Pipeline  # live, the same reading step finds it
+
+    pipe = Pipeline(None, _Still(dets), ruleset="shandong",
+                    corners=table_corners(top_down()).tolist(), stable_readings=2)
+    frame = np.zeros((1080, 1080, 3), np.uint8)
+    events = [e for k in range(4) for e in pipe.process(frame, k, float(k)).events]
+    assert [e.data["seats"] for e in events if e.type == "win"] == [[0]]
+
+
+def test_a_tile_boxed_twice_before_a_gap_makes_no_pair() -> None:
+    """REALVAL11D table_s26_000233: a seat waiting on a single 2p, its four melds laid apart,
+    the 2p boxed twice 0.03 widths apart. The gap before the melds leaves room for two tiles,
+    but two boxes of one tile lie nearer than two tiles out of step (``SPARE_STEP``): no 22p,
+    and no win by a seat whose hand was never finished."""
+    melds = [("chow", "123m", 0), ("chow", "789p", 0), ("chow", "123s", 0), ("chow", "345s", 0)]
+    scene = Scene(seats=[SeatSpec(hand="2p", melds=melds), *OTHER_HANDS], meld_gap=12.0)
+    dets, calib = _dets(scene)
+    dets = _astride(dets, 0, 1, 0.03, 0.6, "2p")
+    out = read_detections(dets, calib, ruleset="shandong")
+    assert format_tiles(out.table.seats[0].hand) == "2p"
+    assert not parse_record(out.record).wins
+
+
 def test_a_flower_in_front_of_a_sideways_meld_tile_is_not_in_the_row() -> None:
     """REALVAL3 table_s16_000030: an f4 read as 3s lies in front of a chow's sideways tile,
     its centre a little over half a width along from it. Neighbours in a row lie a width
