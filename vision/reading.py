@@ -297,14 +297,18 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
 
 def spare_winner(table: TableReading, ruleset: str | None,
                  options: Mapping[str, Any] | None,
-                 reread: Callable[[frozenset[int]], TableReading], **legal: Any
+                 reread: Callable[[frozenset[int]], TableReading],
+                 seats: Sequence[int] | None = None, **legal: Any
                  ) -> tuple[TableReading, Repair, int] | None:
     """A seat laying down 13 tiles face up whose hand one of its spare boxes finishes (a box
     beside a tile of its row, left out as a second box of that tile:
     ``SeatReading.spare_rows``): the table read again by ``reread`` with that box kept in
     the row, repaired (``legal`` as :func:`legal_reading` takes), and the seat; ``None``
-    where there is none. Photos and video share it."""
+    where there is none. Only ``seats`` are asked where given (a winner named by the
+    caller). Photos and video share it."""
     for s in table.seats:
+        if seats is not None and s.seat not in seats:
+            continue
         if s.face_up_count != 13 or s.hidden or not s.hand or not s.spare_rows:
             continue
         trial = reread(frozenset(s.spare_rows[:1]))
@@ -313,6 +317,10 @@ def spare_winner(table: TableReading, ruleset: str | None,
             if finished:
                 return trial, fixed, s.seat
     return None
+
+
+_SPARE_NOTE = ("seat {seat}: a box beside a tile of its row, left out as a second box of that "
+               "tile, read as the tile its finished hand lacks")
 
 
 def _read_winner(table: TableReading, ruleset: str, options: Mapping[str, Any] | None,
@@ -331,8 +339,7 @@ def _read_winner(table: TableReading, ruleset: str, options: Mapping[str, Any] |
             return trial, fixed, seat
     spare = spare_winner(table, ruleset, options, reread)
     if spare is not None:
-        notes.append(f"seat {spare[2]}: a box beside a tile of its row, left out as a second "
-                     "box of that tile, read as the tile its finished hand lacks")
+        notes.append(_SPARE_NOTE.format(seat=spare[2]))
         return spare
     if seats:  # 14 tiles that no probable reading finishes: a player mid-turn, no win
         notes.append(f"seat {' or '.join(map(str, seats))} holds 14 tiles but no probable "
@@ -349,11 +356,19 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
     """Detections of one picture to a hand record (see :func:`read_image`)."""
     table = read_table(dets, calib, layout)
     notes: list[str] = []
+
+    def reread(keep: frozenset[int]) -> TableReading:
+        return read_table(dets, calib, layout, keep)
+
     if winner is None:
-        table, fixed, winner = _read_winner(
-            table, ruleset, options, notes, lambda keep: read_table(dets, calib, layout, keep))
+        table, fixed, winner = _read_winner(table, ruleset, options, notes, reread)
     else:
-        fixed, _ = legal_reading(table, ruleset, [winner], options, keep_unfinished=True)
+        fixed, finished = legal_reading(table, ruleset, [winner], options,
+                                        keep_unfinished=True)
+        spare = None if finished else spare_winner(table, ruleset, options, reread, [winner])
+        if spare is not None:
+            table, fixed, _ = spare
+            notes.append(_SPARE_NOTE.format(seat=winner))
     notes[:0] = [f"{TILE_NAMES[int(dets.class_id[r])]} read as {TILE_NAMES[t]} by where it "
                  "lies (a meld's set, a flower's row)" for r, t in table.corrected.items()]
     if not fixed.legal:

@@ -507,6 +507,9 @@ def test_a_winning_hand_a_tile_short_takes_back_the_box_it_lacks() -> None:
     assert record.wins[0].seat == 0
     assert format_tiles(sorted(record.seats[0].concealed)) == "123456789m55p444s"
     assert any("the tile its finished hand lacks" in n for n in out.notes)
+    named = read_detections(dets, calib, ruleset="shandong", winner=0)  # as `read --winner`
+    assert format_tiles(sorted(parse_record(named.record).seats[0].concealed)) == \
+        "123456789m55p444s"
     from vision.pipeline import Pipeline  # live, the same reading step finds it
 
     pipe = Pipeline(None, _Still(dets), ruleset="shandong",
