@@ -87,9 +87,10 @@ CLOSE_ACROSS = 0.5
 # table_s24_000099, 1.8 widths from the first 4s to the last). MODELS.md, thirty-sixth session
 ROOM = 1.5
 # and the two lie out of step, this many widths apart along the row or more (a box astride two
-# tiles beside one's own box, about half a width), not one tile boxed twice (nearer): 0.38-0.60
-# on the 48 seats so mended over REALVAL9D-20D; a tanki's 2p boxed twice 0.03 apart and a gap
-# before the melds gave room for a pair and a win by the wrong seat (REALVAL11D table_s26_000233)
+# tiles beside one's own box, about half a width), not one tile boxed twice (nearer): in the 48
+# scenes of REALVAL9D-20D whose seats the spares changed, 0.38-0.60 but for one, 0.03, a lone
+# 2p boxed twice before a gap to its melds, read as a pair and a win by the wrong seat
+# (REALVAL11D table_s26_000233)
 SPARE_STEP = 0.3
 
 # --------------------------------------------------------------- calibration
