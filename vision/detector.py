@@ -934,6 +934,20 @@ class Detector:
             self.pads if pads is None else tuple(pads), self.cls.imgsz[0],
             None if ink is None else lambda cs, ps: weigh_ink(cs, ps, *ink), self.askew)
 
+    def name_places(self, image: np.ndarray, boxes: np.ndarray,
+                    k: int = 5) -> tuple[np.ndarray, np.ndarray]:
+        """The crop classifier's top ``k`` tile kinds and their odds for each of ``boxes``
+        (pixel xyxy) of ``image``, as :meth:`classify` names a box: ((K, k) kinds, (K, k)
+        odds; a kind that is no tile, -1). The reading names a box again so where the row
+        shows it was boxed out of step (:func:`vision.geometry.read_table`)."""
+        if self.cls is None or not len(boxes):
+            return np.full((len(boxes), k), -1, np.int16), np.zeros((len(boxes), k), np.float32)
+        probs = self.crop_probs(image, boxes)
+        cmap = np.array(self.cls.classes.class_id, np.int16)
+        order = np.argsort(-probs, axis=1)[:, :k]
+        kinds = cmap[order]
+        return np.where(kinds < DIE_CLASS, kinds, -1), np.take_along_axis(probs, order, axis=1)
+
     def straddlers_split(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """``dets`` with each box over two touching tiles (:func:`two_tile_straddlers`) made
         the box of the tile its inner box leaves: at that place, named there when the

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -92,6 +92,10 @@ ROOM = 1.5
 # 2p boxed twice before a gap to its melds, read as a pair and a win by the wrong seat
 # (REALVAL11D table_s26_000233)
 SPARE_STEP = 0.3
+RENAME_SURE = 0.5  # a kept spare box and its partner named again at their places: this sure
+
+# boxes (K, 4) in image pixels -> their top-k tile kinds and odds (K, k), the crop classifier's
+NameAt = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 # --------------------------------------------------------------- calibration
 
@@ -430,6 +434,9 @@ class TableReading:
     indicator: Tile | None
     tile_width: float  # table units
     corrected: dict[int, Tile] = field(default_factory=dict)  # row -> kind changed by a rule
+    # a spare box (SeatReading.spare_rows) -> it and its partner, each at its own tile's place
+    # (image pixels): where to name them again when the spare is kept (read_table's name_at)
+    spare_places: dict[int, list[tuple[int, np.ndarray]]] = field(default_factory=dict)
 
 
 def _sideways(calib: TableCalibration, dets: TileDetections, pos: np.ndarray,
@@ -564,18 +571,20 @@ def _outer_row(rows: np.ndarray, d: np.ndarray, layout: TableLayout, a: np.ndarr
 
 
 def _spare_rows(row: np.ndarray, loose: np.ndarray, d: np.ndarray, a: np.ndarray,
-                face_up: np.ndarray, conf: np.ndarray) -> list[int]:
+                face_up: np.ndarray, conf: np.ndarray) -> list[tuple[int, int, float, float]]:
     """Of a seat's loose face-up boxes (``loose``, its discards), those lying in line with its
     row (``row``) at much the same place as one of its tiles but out of step with it
     (``SPARE_STEP`` to 0.6 widths along it, under ``CLOSE_ACROSS`` across) where the row
     leaves room for two tiles there (``ROOM``): a box the row's rules took for a second box of
     its neighbour's tile, most likely a tile of its own when the hand comes out a tile short.
-    Surest first."""
+    Surest first, each as ``(box, its partner, shift of box, shift of partner)``: the shifts
+    (in widths along the row) bring the two out of step to a tile's step each from the next
+    box beyond them, where the tiles they stand for lie."""
     up = row[face_up[row]]
     if len(up) < 3:
         return []
     line = np.polyfit(a[up], d[up], 1)
-    out: list[int] = []
+    out: list[tuple[int, int, float, float]] = []
     for r in loose[face_up[loose]].tolist():
         if abs(d[r] - np.polyval(line, a[r])) >= CLOSE_ACROSS:
             continue
@@ -593,9 +602,17 @@ def _spare_rows(row: np.ndarray, loose: np.ndarray, d: np.ndarray, a: np.ndarray
             else:
                 room = right is not None and right - a[along[p]] >= ROOM
             if room:
-                out.append(r)
+                mate = along[q] if along[p] == r else along[p]
+                # the tile steps from the box beyond the pair: the mate at its nearest step,
+                # the spare at the next one on its side
+                base, sign = (left, 1.0) if left is not None else (right, -1.0)
+                step = max(round(sign * (a[mate] - base)), 1)
+                own = step + (1 if sign * (a[r] - a[mate]) > 0 else -1)
+                if own < 1:
+                    own, step = step, step + 1
+                out.append((r, int(mate), base + sign * own - a[r], base + sign * step - a[mate]))
                 break
-    return sorted(out, key=lambda r: -conf[r])
+    return sorted(out, key=lambda t: -conf[t[0]])
 
 
 def _short_by_one(readings: list[SeatReading]) -> dict[int, int]:
@@ -716,25 +733,53 @@ def _distances(pts: np.ndarray) -> np.ndarray:
 
 
 def read_table(dets: TileDetections, calib: TableCalibration,
-               layout: TableLayout | None = None, keep: frozenset[int] = frozenset()
-               ) -> TableReading:
+               layout: TableLayout | None = None, keep: frozenset[int] = frozenset(),
+               name_at: NameAt | None = None,
+               places: dict[int, list[tuple[int, np.ndarray]]] | None = None) -> TableReading:
     """Assign every detection a seat and a role, group melds, order hands.
 
     Roles: ``hand``, ``meld``, ``flower``, ``discard``, ``wall``, ``dice`` and ``indicator`` (a
     face-up tile lying in the wall, as Liaoyang turns one over). The face-up boxes in ``keep``
     stay in their seat's row, wherever they lie beside its other boxes; a seat's hand one
-    tile short takes back its spare box (:func:`_short_by_one`).
+    tile short takes back its spare box (:func:`_short_by_one`). With ``name_at`` (boxes to
+    their top-k kinds and odds, the crop classifier's), a spare box kept and its partner are
+    named again each at its own tile's place (``places``, a reading's ``spare_places``, or
+    this reading's own): a box astride two tiles reads the one it overlaps most.
     """
+    if name_at is not None and places:
+        dets = _named_at(dets, [e for r in sorted(keep) for e in places.get(r, [])], name_at)
     first = _read_table(dets, calib, layout, keep)
     short = {k: r for k, r in _short_by_one(first.seats).items() if r not in keep}
     if not short:
         return first
     # read again with each short hand's spare box kept in its row, where it then holds one
     # tile more (the box taken into its hand or a meld, not beside them)
-    second = _read_table(dets, calib, layout, keep | frozenset(short.values()))
+    again = dets if name_at is None else _named_at(
+        dets, [e for r in short.values() for e in first.spare_places.get(r, [])], name_at)
+    second = _read_table(again, calib, layout, keep | frozenset(short.values()))
     grew = all(second.seats[k].face_up_count == first.seats[k].face_up_count + 1
                for k in short)
     return second if grew else first
+
+
+def _named_at(dets: TileDetections, places: list[tuple[int, np.ndarray]],
+              name_at: NameAt) -> TileDetections:
+    """``dets`` with each ``(row, box)`` of ``places`` moved to its box and named there, where
+    the classifier names a tile surely enough (``RENAME_SURE``); left as it was otherwise."""
+    if not places:
+        return dets
+    ids, probs = name_at(np.array([b for _, b in places], np.float32))
+    k = dets.topk_ids.shape[1]
+    xyxy, class_id = dets.xyxy.copy(), dets.class_id.copy()
+    topk_ids, topk_probs = dets.topk_ids.copy(), dets.topk_probs.copy()
+    for (r, box), kinds, odds in zip(places, ids, probs, strict=True):
+        if odds[0] < RENAME_SURE or not 0 <= kinds[0] < NUM_TILES:
+            continue
+        xyxy[r], class_id[r] = box, kinds[0]
+        m = min(k, len(kinds))
+        topk_ids[r], topk_probs[r] = -1, 0.0
+        topk_ids[r, :m], topk_probs[r, :m] = kinds[:m], odds[:m]
+    return dets.with_(xyxy=xyxy, class_id=class_id, topk_ids=topk_ids, topk_probs=topk_probs)
 
 
 def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayout | None,
@@ -974,9 +1019,14 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
             row_no = np.round((d[disc].max() - d[disc]) / layout.tile_aspect)
             readings[k].discard_rows = [int(i) for i in disc[np.lexsort((a[disc], row_no))]]
             readings[k].discards = [int(dets.class_id[i]) for i in readings[k].discard_rows]
+    spare_places: dict[int, list[tuple[int, np.ndarray]]] = {}
     for k in range(4):
-        readings[k].spare_rows = _spare_rows(outers[k], np.flatnonzero(
-            (role == "discard") & (seat == k)), d, a, face_up, conf)
+        spares = _spare_rows(outers[k], np.flatnonzero((role == "discard") & (seat == k)), d,
+                             a, face_up, conf)
+        readings[k].spare_rows = [r for r, *_ in spares]
+        for r, mate, own, other in spares:  # each box moved along the row to its tile's step
+            spare_places[r] = [(x, _shifted(dets.xyxy[x], pos[x], shift * w_of[x] * rights[k],
+                                             calib)) for x, shift in ((r, own), (mate, other))]
     ind = np.flatnonzero(role == "indicator")
     indicator = int(dets.class_id[ind[np.argmax(dets.confidence[ind])]]) if len(ind) else None
     seat_out = np.where(np.isin(role, ["dice", "wall", "indicator", "outside", "half"]), -1,
@@ -995,7 +1045,16 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
                     class_id[row] = t
     out = dets.with_(seat=seat_out, role=role, group=group, sideways=sideways, class_id=class_id)
     return TableReading(detections=out, seats=readings, wall_stacks=int((role == "wall").sum()),
-                        indicator=indicator, tile_width=global_w, corrected=corrected)
+                        indicator=indicator, tile_width=global_w, corrected=corrected,
+                        spare_places=spare_places)
+
+
+def _shifted(box: np.ndarray, at: np.ndarray, move: np.ndarray,
+             calib: TableCalibration) -> np.ndarray:
+    """``box`` (image pixels) moved as its centre moves from ``at`` by ``move`` on the table."""
+    ends = calib.to_image(np.stack([at, at + move]))
+    step = ends[1] - ends[0]
+    return box + np.r_[step, step]
 
 
 def _flowers_to_their_row(role: np.ndarray, seat: np.ndarray, d: np.ndarray, a: np.ndarray,

@@ -22,6 +22,7 @@ from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
 from vision.geometry import (
     MeldReading,
+    NameAt,
     TableCalibration,
     TableLayout,
     TableReading,
@@ -352,13 +353,16 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
                     dealer: int = 0, winner: int | None = None, by: str | None = None,
                     from_seat: int | None = None, winning_tile: Tile | None = None,
                     options: Mapping[str, Any] | None = None,
-                    layout: TableLayout | None = None) -> ImageReading:
-    """Detections of one picture to a hand record (see :func:`read_image`)."""
-    table = read_table(dets, calib, layout)
+                    layout: TableLayout | None = None,
+                    name_at: NameAt | None = None) -> ImageReading:
+    """Detections of one picture to a hand record (see :func:`read_image`; ``name_at``, the
+    crop classifier on boxes of the picture, names a box taken back into a row again at its
+    tile's place: :func:`vision.geometry.read_table`)."""
+    table = first = read_table(dets, calib, layout, name_at=name_at)
     notes: list[str] = []
 
     def reread(keep: frozenset[int]) -> TableReading:
-        return read_table(dets, calib, layout, keep)
+        return read_table(dets, calib, layout, keep, name_at, first.spare_places)
 
     if winner is None:
         table, fixed, winner = _read_winner(table, ruleset, options, notes, reread)
@@ -398,5 +402,8 @@ def read_image(image: np.ndarray, detector: Any, *, ruleset: str,
     """A photo of the table to a hand record: ``detector`` is a :class:`vision.Detector`;
     ``kwargs`` go to :func:`read_detections` (dealer, winner, by, from_seat, winning_tile)."""
     dets = detector.detect(image)
+    name_at = getattr(detector, "name_places", None)
+    if name_at is not None:
+        kwargs.setdefault("name_at", lambda boxes: name_at(image, boxes))
     return read_detections(dets, calibrate(image, corners, bottom_seat, dets), ruleset=ruleset,
                            **kwargs)

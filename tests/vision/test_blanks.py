@@ -371,3 +371,25 @@ def test_no_back_is_proposed_on_a_felt_of_the_backs_colour_nor_where_none_is_mis
     assert len(back_places(image, seen)) == 0
     whole, every, _ = _kong_backs_unboxed(())
     assert len(back_places(whole, every)) == 0
+
+
+@pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
+                    reason="no shipped classifier")
+def test_places_are_named_by_their_top_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Detector.name_places``: the classifier's top kinds of each box, likeliest first, as
+    tile kinds (a die face is no tile: -1), with their odds; what the reading names a box
+    taken back into a row by."""
+    det = load_detector()
+    cmap = np.array(det.cls.classes.class_id)
+    two_p, five_s = parse_tiles("2p5s")
+    die = int(np.flatnonzero(cmap >= 42)[0])
+    odds = np.zeros(len(cmap), np.float32)
+    odds[int(np.flatnonzero(cmap == two_p)[0])] = 0.6
+    odds[die] = 0.3
+    odds[int(np.flatnonzero(cmap == five_s)[0])] = 0.1
+    monkeypatch.setattr(det, "crop_probs", lambda img, boxes, pads=None: np.tile(
+        odds, (len(boxes), 1)))
+    kinds, probs = det.name_places(np.zeros((64, 64, 3), np.uint8),
+                                   np.array([[0, 0, 20, 30], [20, 0, 40, 30]], np.float32), k=3)
+    assert kinds.tolist() == [[two_p, -1, five_s]] * 2
+    assert probs[:, 0] == pytest.approx([0.6, 0.6]) and probs[0, 1] == pytest.approx(0.3)

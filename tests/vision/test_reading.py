@@ -486,6 +486,32 @@ def test_a_hand_a_tile_short_takes_back_a_box_beside_its_row() -> None:
     assert format_tiles(_seat0(scene, _out_of_step(dets, 10)).hand) == "1234567m123p444s"
 
 
+def test_boxes_out_of_step_taken_back_are_named_at_their_tiles_places() -> None:
+    """Fresh REALVAL22D table_s37_000190: of a hand's last tiles boxed out of step, the box
+    astride two reads the kind of the one it was boxed with. Taken back into the row, it and
+    its partner are named again each at its own tile's place (the classifier's, here a stand-in
+    that names a box by the tile nearest its middle): 456s, not 466s."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p456s"), *OTHER_HANDS])
+    dets, truth = detections(scene, top_down())
+    tiles = dets[np.arange(len(dets))]  # where each tile lies
+    dets = _out_of_step(dets, 10)
+    six = parse_tiles("6s")[0]
+    dets.class_id[11] = six
+    dets.topk_ids[11] = [six, parse_tiles("5s")[0], -1]
+    calib = TableCalibration.from_corners(table_corners(top_down()))
+
+    def name_at(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        middle = (boxes[:, :2] + boxes[:, 2:]) / 2
+        near = np.linalg.norm(middle[:, None] - tiles.center[None], axis=2).argmin(axis=1)
+        kinds = np.array(truth)[near]
+        return (np.stack([kinds, np.full_like(kinds, -1)], axis=1),
+                np.tile([0.9, 0.0], (len(boxes), 1)))
+
+    assert format_tiles(read_table(dets, calib).seats[0].hand) == "1234567m123p466s"
+    assert format_tiles(read_table(dets, calib, name_at=name_at).seats[0].hand) == \
+        "1234567m123p456s"
+
+
 def test_a_box_at_one_place_with_a_tile_stays_out_of_a_full_row() -> None:
     """The same two boxes at one place, but a whole hand beside them (13): the less sure is
     still a second box, left out of the row."""
