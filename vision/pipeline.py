@@ -318,10 +318,10 @@ class Pipeline:
         if reused and self._last_reading is not None:
             table, fixed = self._last_reading  # same detections, same reading
         else:
-            table, fixed = self._read(dets, stilled)
+            table, fixed = self._read(dets, stilled, image)
             if self.still is not None and not stilled and laid_down(table):
                 t2 = time.perf_counter()  # a hand laid down: read as a photo is read
-                table, fixed = self._read(self._still_pass(image, again=True), True)
+                table, fixed = self._read(self._still_pass(image, again=True), True, image)
                 timings["still"], stilled = time.perf_counter() - t2, True
             if stilled:  # stills go on while a hand lies down
                 self._laid_down = laid_down(table)
@@ -337,16 +337,20 @@ class Pipeline:
                            hand_dice=self.hand_dice(), events=events,
                            reused=reused, timings=timings)
 
-    def _read(self, dets: TileDetections, still: bool) -> tuple[TableReading, Repair]:
-        """The table a frame's detections show, repaired (a still's with a photo's tries)."""
-        table = read_table(dets, self.calibration, self.layout)
+    def _read(self, dets: TileDetections, still: bool,
+              image: np.ndarray) -> tuple[TableReading, Repair]:
+        """The table a frame's detections show, repaired (a still's with a photo's tries, and
+        a box taken back into a row named again at its tile's place, as a photo's is)."""
+        name = getattr(self.still, "name_places", None) if still else None
+        name_at = None if name is None else lambda boxes: name(image, boxes)
+        table = first = read_table(dets, self.calibration, self.layout, name_at=name_at)
         tries = MAX_TRIES if still else REPAIR_TRIES
         fixed, finished = legal_reading(table, self.ruleset, showing_fourteen(table),
                                         self.options, indicator=self.indicator, max_tries=tries)
         if not finished:  # a winner laying down 13 with the box it lacks left out of its row
             spare = spare_winner(table, self.ruleset, self.options,
                                  lambda keep: read_table(dets, self.calibration, self.layout,
-                                                         keep),
+                                                         keep, name_at, first.spare_places),
                                  indicator=self.indicator, max_tries=tries)
             if spare is not None:
                 table, fixed, _ = spare

@@ -512,6 +512,48 @@ def test_boxes_out_of_step_taken_back_are_named_at_their_tiles_places() -> None:
         "1234567m123p456s"
 
 
+def test_a_winner_box_taken_back_is_named_again_as_a_still_and_live() -> None:
+    """The winner's 444s boxed out of step, the box astride the last two read 5s (its top-k
+    without 4s), the last left out: taken back, the hand is 445s and no reading from the
+    top-k finishes it. Named again at
+    their places (a stand-in classifier naming a box by the tile nearest its middle), the two
+    read 44s and the win is found, by ``read`` and by the live pipeline's still reading."""
+    from vision.pipeline import Pipeline
+
+    scene = Scene(seats=[SeatSpec(hand="123456789m55p444s"), *OTHER_HANDS])
+    dets, calib = _dets(scene)
+    _, truth = detections(scene, top_down())
+    tiles = dets[np.arange(len(dets))]
+    dets = _out_of_step(dets, 11)
+    four_s, five_s, eight_s = parse_tiles("4s5s8s")
+    dets.class_id[12], dets.topk_ids[12] = five_s, [five_s, eight_s, -1]
+    for sure in (11, 13):  # the two 4s boxed alone read 4s only
+        dets.topk_ids[sure], dets.topk_probs[sure] = [four_s, -1, -1], [1.0, 0.0, 0.0]
+
+    def name_at(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        middle = (boxes[:, :2] + boxes[:, 2:]) / 2
+        near = np.linalg.norm(middle[:, None] - tiles.center[None], axis=2).argmin(axis=1)
+        return np.array(truth)[near][:, None], np.full((len(boxes), 1), 0.9)
+
+    assert not parse_record(read_detections(dets, calib, ruleset="shandong").record).wins
+    out = read_detections(dets, calib, ruleset="shandong", name_at=name_at)
+    assert format_tiles(sorted(parse_record(out.record).seats[0].concealed)) == \
+        "123456789m55p444s"
+
+    class Named(_Still):
+        def as_still(self):
+            return self
+
+        def name_places(self, image: np.ndarray, boxes: np.ndarray):
+            return name_at(boxes)
+
+    pipe = Pipeline(None, Named(dets), ruleset="shandong",
+                    corners=table_corners(top_down()).tolist(), stable_readings=2)
+    frame = np.zeros((1080, 1080, 3), np.uint8)
+    events = [e for k in range(4) for e in pipe.process(frame, k, float(k)).events]
+    assert [e.data["seats"] for e in events if e.type == "win"] == [[0]]
+
+
 def test_a_box_at_one_place_with_a_tile_stays_out_of_a_full_row() -> None:
     """The same two boxes at one place, but a whole hand beside them (13): the less sure is
     still a second box, left out of the row."""
