@@ -615,13 +615,18 @@ def _spare_rows(row: np.ndarray, loose: np.ndarray, d: np.ndarray, a: np.ndarray
     return sorted(out, key=lambda t: -conf[t[0]])
 
 
+def _may_lack_a_tile(s: SeatReading) -> bool:
+    """A hand laid down face up, none standing, of 13 tiles or fewer (a meld counting 3): one
+    that a spare box may complete, the only seats whose spares are looked for."""
+    return bool(s.hand) and not s.hidden and s.face_up_count <= 13
+
+
 def _short_by_one(readings: list[SeatReading]) -> dict[int, int]:
     """Seat to its surest spare box, for each seat whose face-up hand is a tile short of what
-    a hand holds (13 or 14, a meld counting 3: a count of 12, 9, ... lacks one), none
-    standing."""
+    a hand holds (13 or 14, a meld counting 3: a count of 12, 9, ... lacks one; spares are
+    found only where :func:`_may_lack_a_tile`)."""
     return {s.seat: s.spare_rows[0] for s in readings
-            if s.spare_rows and s.hand and not s.hidden
-            and s.face_up_count % 3 == 0 and s.face_up_count < 13}
+            if s.spare_rows and s.face_up_count % 3 == 0}
 
 
 def _side_by_side(rows: np.ndarray, a: np.ndarray) -> bool:
@@ -1021,6 +1026,9 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
             readings[k].discards = [int(dets.class_id[i]) for i in readings[k].discard_rows]
     spare_places: dict[int, list[tuple[int, np.ndarray]]] = {}
     for k in range(4):
+        if not _may_lack_a_tile(readings[k]):  # no spare could complete it (most seats of a
+            # live frame: hands standing): none looked for
+            continue
         spares = _spare_rows(outers[k], np.flatnonzero((role == "discard") & (seat == k)), d,
                              a, face_up, conf)
         readings[k].spare_rows = [r for r, *_ in spares]

@@ -310,7 +310,7 @@ def spare_winner(table: TableReading, ruleset: str | None,
     for s in table.seats:
         if seats is not None and s.seat not in seats:
             continue
-        if s.face_up_count != 13 or s.hidden or not s.hand or not s.spare_rows:
+        if s.face_up_count != 13 or not s.spare_rows:  # spares: hands laid down, none standing
             continue
         trial = reread(frozenset(s.spare_rows[:1]))
         if trial.seats[s.seat].face_up_count == 14:
