@@ -486,6 +486,16 @@ def test_a_hand_a_tile_short_takes_back_a_box_beside_its_row() -> None:
     assert format_tiles(_seat0(scene, _out_of_step(dets, 10)).hand) == "1234567m123p444s"
 
 
+def _named_by_nearest_tile(tiles: TileDetections, truth: list[int]):
+    """A stand-in for the crop classifier: a box is the tile nearest its middle (``tiles``,
+    their true kinds ``truth``), 0.9 sure."""
+    def name_at(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        middle = (boxes[:, :2] + boxes[:, 2:]) / 2
+        near = np.linalg.norm(middle[:, None] - tiles.center[None], axis=2).argmin(axis=1)
+        return np.array(truth)[near][:, None], np.full((len(boxes), 1), 0.9)
+    return name_at
+
+
 def test_boxes_out_of_step_taken_back_are_named_at_their_tiles_places() -> None:
     """Fresh REALVAL22D table_s37_000190: of a hand's last tiles boxed out of step, the box
     astride two reads the kind of the one it was boxed with. Taken back into the row, it and
@@ -500,12 +510,7 @@ def test_boxes_out_of_step_taken_back_are_named_at_their_tiles_places() -> None:
     dets.topk_ids[11] = [six, parse_tiles("5s")[0], -1]
     calib = TableCalibration.from_corners(table_corners(top_down()))
 
-    def name_at(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        middle = (boxes[:, :2] + boxes[:, 2:]) / 2
-        near = np.linalg.norm(middle[:, None] - tiles.center[None], axis=2).argmin(axis=1)
-        kinds = np.array(truth)[near]
-        return (np.stack([kinds, np.full_like(kinds, -1)], axis=1),
-                np.tile([0.9, 0.0], (len(boxes), 1)))
+    name_at = _named_by_nearest_tile(tiles, truth)
 
     assert format_tiles(read_table(dets, calib).seats[0].hand) == "1234567m123p466s"
     assert format_tiles(read_table(dets, calib, name_at=name_at).seats[0].hand) == \
@@ -518,8 +523,6 @@ def test_a_winner_box_taken_back_is_named_again_as_a_still_and_live() -> None:
     top-k finishes it. Named again at
     their places (a stand-in classifier naming a box by the tile nearest its middle), the two
     read 44s and the win is found, by ``read`` and by the live pipeline's still reading."""
-    from vision.pipeline import Pipeline
-
     scene = Scene(seats=[SeatSpec(hand="123456789m55p444s"), *OTHER_HANDS])
     dets, calib = _dets(scene)
     _, truth = detections(scene, top_down())
@@ -530,10 +533,7 @@ def test_a_winner_box_taken_back_is_named_again_as_a_still_and_live() -> None:
     for sure in (11, 13):  # the two 4s boxed alone read 4s only
         dets.topk_ids[sure], dets.topk_probs[sure] = [four_s, -1, -1], [1.0, 0.0, 0.0]
 
-    def name_at(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        middle = (boxes[:, :2] + boxes[:, 2:]) / 2
-        near = np.linalg.norm(middle[:, None] - tiles.center[None], axis=2).argmin(axis=1)
-        return np.array(truth)[near][:, None], np.full((len(boxes), 1), 0.9)
+    name_at = _named_by_nearest_tile(tiles, truth)
 
     assert not parse_record(read_detections(dets, calib, ruleset="shandong").record).wins
     out = read_detections(dets, calib, ruleset="shandong", name_at=name_at)
@@ -547,11 +547,7 @@ def test_a_winner_box_taken_back_is_named_again_as_a_still_and_live() -> None:
         def name_places(self, image: np.ndarray, boxes: np.ndarray):
             return name_at(boxes)
 
-    pipe = Pipeline(None, Named(dets), ruleset="shandong",
-                    corners=table_corners(top_down()).tolist(), stable_readings=2)
-    frame = np.zeros((1080, 1080, 3), np.uint8)
-    events = [e for k in range(4) for e in pipe.process(frame, k, float(k)).events]
-    assert [e.data["seats"] for e in events if e.type == "win"] == [[0]]
+    assert _live_wins(Named(dets), "shandong")[0] == [[0]]
 
 
 def test_a_box_at_one_place_with_a_tile_stays_out_of_a_full_row() -> None:
@@ -578,13 +574,7 @@ def test_a_winning_hand_a_tile_short_takes_back_the_box_it_lacks() -> None:
     named = read_detections(dets, calib, ruleset="shandong", winner=0)  # as `read --winner`
     assert format_tiles(sorted(parse_record(named.record).seats[0].concealed)) == \
         "123456789m55p444s"
-    from vision.pipeline import Pipeline  # live, the same reading step finds it
-
-    pipe = Pipeline(None, _Still(dets), ruleset="shandong",
-                    corners=table_corners(top_down()).tolist(), stable_readings=2)
-    frame = np.zeros((1080, 1080, 3), np.uint8)
-    events = [e for k in range(4) for e in pipe.process(frame, k, float(k)).events]
-    assert [e.data["seats"] for e in events if e.type == "win"] == [[0]]
+    assert _live_wins(_Still(dets), "shandong")[0] == [[0]]  # live, the same reading step
 
 
 def test_a_tile_boxed_twice_before_a_gap_makes_no_pair() -> None:
@@ -1219,22 +1209,28 @@ class _Still:
         return self.dets
 
 
+def _live_wins(detector, ruleset: str):
+    """The seats of each win event the live pipeline reports over four frames of a still
+    picture (``detector``'s detections, the top-down camera's corners), and the pipeline."""
+    from vision.pipeline import Pipeline
+
+    pipe = Pipeline(None, detector, ruleset=ruleset,
+                    corners=table_corners(top_down()).tolist(), stable_readings=2)
+    frame = np.zeros((1080, 1080, 3), np.uint8)
+    events = [e for k in range(4) for e in pipe.process(frame, k, float(k)).events]
+    return [e.data["seats"] for e in events if e.type == "win"], pipe
+
+
 def test_live_liaoyang_win_uses_the_indicator_like_a_photo() -> None:
     """Seat 0's 14 tiles are finished only with 8p as 混 (the indicator 7p's next tile): the
     live pipeline must find the win the photo path finds, through the same reading step."""
-    from vision.pipeline import Pipeline
-
     scene = Scene(seats=[SeatSpec(hand="123m456p789s111p5s8p"), SeatSpec(), SeatSpec(),
                          SeatSpec()], wall=144, indicator="7p")
     dets, calib = _dets(scene)
     photo = read_detections(dets, calib, ruleset="liaoyang")
     assert photo.record["wins"] and photo.record["wins"][0]["seat"] == 0
-    corners = table_corners(top_down())
-    pipe = Pipeline(None, _Still(dets), ruleset="liaoyang", corners=corners.tolist(),
-                    stable_readings=2)
-    frame = np.zeros((1080, 1080, 3), np.uint8)
-    events = [e for k in range(4) for e in pipe.process(frame, k, float(k)).events]
-    assert [e.data["seats"] for e in events if e.type == "win"] == [[0]]
+    wins, pipe = _live_wins(_Still(dets), "liaoyang")
+    assert wins == [[0]]
     assert pipe.indicator == parse_tiles("7p")[0]
 
 
