@@ -955,12 +955,17 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
         _read_row(dets, outer, d, a, along, sideways, k, layout, readings[k], role, group)
         hand = np.array(readings[k].hand_rows, int)
         shown = hand[~cut[hand]]  # a box cut by the frame has no tile's shape
-        if len(shown) >= 2 and float(np.median(flat[shown])) >= STANDING_FLAT:
+        if (len(shown) >= 2 and float(np.median(flat[shown])) >= STANDING_FLAT) or (
+                0 < len(shown) == len(hand) <= STRAY_FACES and readings[k].melds
+                and bool((flat[shown] >= STANDING_FLAT).all())):
             # boxes flatter than a tile lying down: a standing hand seen from above shows its
             # faces edge-on (fresh real-face table_s21_000020, table_s22_000052: a seat's
             # standing hand read as a laid-down hand S S N S P). One such box alone is left
-            # to the rules on strays: a tile being drawn or turned over shows so too, for a
-            # frame or two, and a video's passes must not part on it (the bundled video)
+            # to the rules on strays (a tile being drawn or turned over shows so too, for a
+            # frame or two, and a video's passes must not part on it: the bundled video)
+            # unless it lies beside melds: the end of a standing hand whose other tiles went
+            # unboxed (REALVAL10D table_s25_000033: one flat box read 白 beside a chow; a hand
+            # laid down lies flat, and beside melds holds 13 tiles less 3 a meld)
             standing += hand.tolist()
             readings[k].hidden += len(hand)
             readings[k].hand_rows, readings[k].hand = [], []

@@ -1432,6 +1432,37 @@ def test_a_standing_hand_whose_faces_are_boxed_edge_on_is_no_laid_down_hand() ->
         assert (seat.hand, seat.melds, seat.flowers) == (alone.hand, alone.melds, alone.flowers)
 
 
+@pytest.mark.parametrize("flat", [True, False], ids=["edge-on", "lying"])
+def test_one_face_boxed_edge_on_beside_melds_is_a_standing_hands_end(flat: bool) -> None:
+    """Fresh real-face table_s25_000056, table_s27_000009, table_s26_000054 (some 35 seats over
+    twelve draws): a standing hand left unboxed but for one tile at its end, seen edge-on and
+    read 白 or a suit tile, made a seat's hand of one beside its melds. One box as flat as a
+    standing tile beside melds is that hand's end: hidden, the melds as they were. A box lying
+    flat there is still read as the hand; a lone flat box with no melds is left to the rules
+    on strays (a tile being drawn shows so for a frame or two)."""
+    dets, _ = detections(SHOWDOWN, top_down())
+    calib = TableCalibration.from_corners(table_corners(top_down()))
+    plain = read_table(dets, calib)
+    rows = np.flatnonzero((plain.detections.role == "hand") & (plain.detections.seat == 2))
+    meld = np.flatnonzero((plain.detections.role == "meld") & (plain.detections.seat == 2))
+    end = rows[np.argmin(np.abs(dets.center[rows, 0] - dets.center[meld, 0].mean()))]
+    xyxy, kinds = dets.xyxy.copy(), dets.class_id.copy()
+    if flat:
+        middle, deep = (xyxy[end, 1] + xyxy[end, 3]) / 2, (xyxy[end, 3] - xyxy[end, 1]) * 0.35
+        xyxy[end, 1], xyxy[end, 3] = middle - deep / 2, middle + deep / 2
+    kinds[end] = parse_tiles("P")[0]
+    kept = np.setdiff1d(np.arange(len(dets)), np.setdiff1d(rows, [end]))
+    table = read_table(dets.with_(xyxy=xyxy, class_id=kinds)[kept], calib)
+    s2 = table.seats[2]
+    assert [(m.type, format_tiles(m.tiles)) for m in s2.melds] == [("chow", "567m")]
+    if flat:
+        assert s2.hand == [] and s2.hidden == 1
+    else:
+        assert format_tiles(s2.hand) == "P" and s2.hidden == 0
+    for seat, alone in zip(table.seats[:2], plain.seats[:2], strict=True):
+        assert (seat.hand, seat.melds, seat.flowers) == (alone.hand, alone.melds, alone.flowers)
+
+
 def test_unsure_boxes_scattered_beyond_a_hand_are_no_row() -> None:
     """Fresh real-face table_s25_000262: three boxes on a white rim beyond the winner's hand,
     2.3 and 6.7 widths apart and scored 0.11-0.29, made the seat's outermost run, and the hand
