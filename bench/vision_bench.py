@@ -361,7 +361,8 @@ def sample_accuracy(detector: Detector) -> str:
         manifest = json.loads(path.with_suffix(".json").read_text())
         image = load_image(path)
         dets = detector.detect(image)
-        table = read_table(dets, calibrate(image, bottom_seat=bottom_seat(manifest), dets=dets))
+        table = read_table(dets, calibrate(image, bottom_seat=bottom_seat(manifest), dets=dets),
+                           still=True)
         repair(table, {})
         roll = read_dice(table.detections)
         total += compare(table, manifest, roll.faces if roll else None)

@@ -740,7 +740,8 @@ def _distances(pts: np.ndarray) -> np.ndarray:
 def read_table(dets: TileDetections, calib: TableCalibration,
                layout: TableLayout | None = None, keep: frozenset[int] = frozenset(),
                name_at: NameAt | None = None,
-               places: dict[int, list[tuple[int, np.ndarray]]] | None = None) -> TableReading:
+               places: dict[int, list[tuple[int, np.ndarray]]] | None = None,
+               still: bool = False) -> TableReading:
     """Assign every detection a seat and a role, group melds, order hands.
 
     Roles: ``hand``, ``meld``, ``flower``, ``discard``, ``wall``, ``dice`` and ``indicator`` (a
@@ -749,11 +750,13 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     tile short takes back its spare box (:func:`_short_by_one`). With ``name_at`` (boxes to
     their top-k kinds and odds, the crop classifier's), a spare box kept and its partner are
     named again each at its own tile's place (``places``, a reading's ``spare_places``, or
-    this reading's own): a box astride two tiles reads the one it overlaps most.
+    this reading's own): a box astride two tiles reads the one it overlaps most. ``still``:
+    the detections are a photo's (or a frame read as one), where a lone flat box beside melds
+    is a standing tile, not one in motion.
     """
     if name_at is not None and places:
         dets = _named_at(dets, [e for r in sorted(keep) for e in places.get(r, [])], name_at)
-    first = _read_table(dets, calib, layout, keep)
+    first = _read_table(dets, calib, layout, keep, still)
     short = {k: r for k, r in _short_by_one(first.seats).items() if r not in keep}
     if not short:
         return first
@@ -761,7 +764,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     # tile more (the box taken into its hand or a meld, not beside them)
     again = dets if name_at is None else _named_at(
         dets, [e for r in short.values() for e in first.spare_places.get(r, [])], name_at)
-    second = _read_table(again, calib, layout, keep | frozenset(short.values()))
+    second = _read_table(again, calib, layout, keep | frozenset(short.values()), still)
     grew = all(second.seats[k].face_up_count == first.seats[k].face_up_count + 1
                for k in short)
     return second if grew else first
@@ -788,7 +791,7 @@ def _named_at(dets: TileDetections, places: list[tuple[int, np.ndarray]],
 
 
 def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayout | None,
-                keep: frozenset[int]) -> TableReading:
+                keep: frozenset[int], still: bool = False) -> TableReading:
     """:func:`read_table` once, with the boxes ``keep`` kept in their rows."""
     layout = layout or TableLayout()
     n = len(dets)
@@ -956,16 +959,16 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
         hand = np.array(readings[k].hand_rows, int)
         shown = hand[~cut[hand]]  # a box cut by the frame has no tile's shape
         if (len(shown) >= 2 and float(np.median(flat[shown])) >= STANDING_FLAT) or (
-                0 < len(shown) == len(hand) <= STRAY_FACES and readings[k].melds
+                still and 0 < len(shown) == len(hand) <= STRAY_FACES and readings[k].melds
                 and bool((flat[shown] >= STANDING_FLAT).all())):
             # boxes flatter than a tile lying down: a standing hand seen from above shows its
             # faces edge-on (fresh real-face table_s21_000020, table_s22_000052: a seat's
             # standing hand read as a laid-down hand S S N S P). One such box alone is left
             # to the rules on strays (a tile being drawn or turned over shows so too, for a
             # frame or two, and a video's passes must not part on it: the bundled video)
-            # unless it lies beside melds: the end of a standing hand whose other tiles went
-            # unboxed (REALVAL10D table_s25_000033: one flat box read 白 beside a chow; a hand
-            # laid down lies flat, and beside melds holds 13 tiles less 3 a meld)
+            # unless a still shows it beside melds: the end of a standing hand whose other
+            # tiles went unboxed (REALVAL10D table_s25_000056: one flat box read 白 beside a
+            # pung; a hand laid down lies flat, and beside melds holds 13 less 3 a meld)
             standing += hand.tolist()
             readings[k].hidden += len(hand)
             readings[k].hand_rows, readings[k].hand = [], []

@@ -343,14 +343,16 @@ class Pipeline:
         a box taken back into a row named again at its tile's place, as a photo's is)."""
         name = getattr(self.still, "name_places", None) if still else None
         name_at = None if name is None else lambda boxes: name(image, boxes)
-        table = first = read_table(dets, self.calibration, self.layout, name_at=name_at)
+        table = first = read_table(dets, self.calibration, self.layout, name_at=name_at,
+                                   still=still)
         tries = MAX_TRIES if still else REPAIR_TRIES
         fixed, finished = legal_reading(table, self.ruleset, showing_fourteen(table),
                                         self.options, indicator=self.indicator, max_tries=tries)
         if not finished:  # a winner laying down 13 with the box it lacks left out of its row
             spare = spare_winner(table, self.ruleset, self.options,
                                  lambda keep: read_table(dets, self.calibration, self.layout,
-                                                         keep, name_at, first.spare_places),
+                                                         keep, name_at, first.spare_places,
+                                                         still),
                                  indicator=self.indicator, max_tries=tries)
             if spare is not None:
                 table, fixed, _ = spare

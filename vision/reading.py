@@ -358,11 +358,11 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
     """Detections of one picture to a hand record (see :func:`read_image`; ``name_at``, the
     crop classifier on boxes of the picture, names a box taken back into a row again at its
     tile's place: :func:`vision.geometry.read_table`)."""
-    table = first = read_table(dets, calib, layout, name_at=name_at)
+    table = first = read_table(dets, calib, layout, name_at=name_at, still=True)
     notes: list[str] = []
 
     def reread(keep: frozenset[int]) -> TableReading:
-        return read_table(dets, calib, layout, keep, name_at, first.spare_places)
+        return read_table(dets, calib, layout, keep, name_at, first.spare_places, still=True)
 
     if winner is None:
         table, fixed, winner = _read_winner(table, ruleset, options, notes, reread)
