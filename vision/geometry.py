@@ -44,6 +44,7 @@ STRAY_FACES = 2  # face-up boxes among a standing hand's backs taken for strays,
 # hand tiles show 0.41 at their 99th per cent, the 89 on meld tiles 1.23; seats whose hand was
 # read from such boxes showed 1.31-1.7 (MODELS.md, twenty-sixth session)
 STANDING_FLAT = 1.2
+STANDING_UNSURE = 0.5  # a lone box across its seat beside melds, scored under this: standing
 # tile widths in front of the line of the rest of its row beyond which a face-up tile at a
 # row's end lies in front of the row, not in it (a flower read as a suit tile, fresh real-face
 # table_s26_000043: 1.06 in front, past the melds); the row's own tiles lie within 0.4 of it
@@ -960,7 +961,8 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
         shown = hand[~cut[hand]]  # a box cut by the frame has no tile's shape
         if (len(shown) >= 2 and float(np.median(flat[shown])) >= STANDING_FLAT) or (
                 still and 0 < len(shown) == len(hand) <= STRAY_FACES and readings[k].melds
-                and bool((flat[shown] >= STANDING_FLAT).all())):
+                and bool(((flat[shown] >= STANDING_FLAT)
+                          | (sideways[shown] & (conf[shown] < STANDING_UNSURE))).all())):
             # boxes flatter than a tile lying down: a standing hand seen from above shows its
             # faces edge-on (fresh real-face table_s21_000020, table_s22_000052: a seat's
             # standing hand read as a laid-down hand S S N S P). One such box alone is left
@@ -968,7 +970,10 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
             # frame or two, and a video's passes must not part on it: the bundled video)
             # unless a still shows it beside melds: the end of a standing hand whose other
             # tiles went unboxed (REALVAL10D table_s25_000056: one flat box read 白 beside a
-            # pung; a hand laid down lies flat, and beside melds holds 13 less 3 a meld)
+            # pung; a hand laid down lies flat, and beside melds holds 13 less 3 a meld). A
+            # box across the seat shows that end too when unsure, its top and face boxed
+            # together (table_s33_000048, 0.25); a sure one is a claimed tile whose meld's
+            # other tiles went unboxed (table_s25_000063)
             standing += hand.tolist()
             readings[k].hidden += len(hand)
             readings[k].hand_rows, readings[k].hand = [], []

@@ -1432,16 +1432,21 @@ def test_a_standing_hand_whose_faces_are_boxed_edge_on_is_no_laid_down_hand() ->
         assert (seat.hand, seat.melds, seat.flowers) == (alone.hand, alone.melds, alone.flowers)
 
 
-@pytest.mark.parametrize(("flat", "still"), [(True, True), (False, True), (True, False)],
-                         ids=["edge-on", "lying", "stream"])
-def test_one_face_boxed_edge_on_beside_melds_is_a_standing_hands_end(flat: bool,
-                                                                    still: bool) -> None:
+@pytest.mark.parametrize(("shape", "sure", "still", "standing"), [
+    ("edge-on", 0.9, True, True), ("lying", 0.9, True, False), ("edge-on", 0.9, False, False),
+    ("across", 0.3, True, True), ("across", 0.9, True, False)],
+    ids=["edge-on", "lying", "stream", "across-unsure", "across-sure"])
+def test_one_face_boxed_edge_on_beside_melds_is_a_standing_hands_end(
+        shape: str, sure: float, still: bool, standing: bool) -> None:
     """Fresh real-face table_s25_000056, table_s27_000009, table_s26_000054 (some 35 seats over
     twelve draws): a standing hand left unboxed but for one tile at its end, seen edge-on and
     read 白 or a suit tile, made a seat's hand of one beside its melds. On a still, one box as
     flat as a standing tile beside melds is that hand's end: hidden, the melds as they were. A
     box lying flat there is still read as the hand; so is a flat one in a stream, where a
-    tile being drawn or turned shows so for a frame or two (the bundled video's kong)."""
+    tile being drawn or turned shows so for a frame or two (the bundled video's kong). A box
+    lying across its seat, a standing tile's top and face boxed together, is that end too
+    when unsure (table_s33_000048, 0.25); a sure one is a claimed tile whose meld's other
+    tiles went unboxed (table_s25_000063's 3p) and stays."""
     dets, _ = detections(SHOWDOWN, top_down())
     calib = TableCalibration.from_corners(table_corners(top_down()))
     plain = read_table(dets, calib)
@@ -1449,15 +1454,19 @@ def test_one_face_boxed_edge_on_beside_melds_is_a_standing_hands_end(flat: bool,
     meld = np.flatnonzero((plain.detections.role == "meld") & (plain.detections.seat == 2))
     end = rows[np.argmin(np.abs(dets.center[rows, 0] - dets.center[meld, 0].mean()))]
     xyxy, kinds = dets.xyxy.copy(), dets.class_id.copy()
-    if flat:
-        middle, deep = (xyxy[end, 1] + xyxy[end, 3]) / 2, (xyxy[end, 3] - xyxy[end, 1]) * 0.35
-        xyxy[end, 1], xyxy[end, 3] = middle - deep / 2, middle + deep / 2
+    centre, size = (xyxy[end, :2] + xyxy[end, 2:]) / 2, xyxy[end, 2:] - xyxy[end, :2]
+    if shape != "lying":  # a third as deep, or turned a quarter
+        size = size * [1.0, 0.35] if shape == "edge-on" else size[::-1]
+        xyxy[end] = np.r_[centre - size / 2, centre + size / 2]
     kinds[end] = parse_tiles("P")[0]
+    conf = dets.confidence.copy()
+    conf[end] = sure
     kept = np.setdiff1d(np.arange(len(dets)), np.setdiff1d(rows, [end]))
-    table = read_table(dets.with_(xyxy=xyxy, class_id=kinds)[kept], calib, still=still)
+    table = read_table(dets.with_(xyxy=xyxy, class_id=kinds, confidence=conf)[kept], calib,
+                       still=still)
     s2 = table.seats[2]
     assert [(m.type, format_tiles(m.tiles)) for m in s2.melds] == [("chow", "567m")]
-    if flat and still:
+    if standing:
         assert s2.hand == [] and s2.hidden == 1
     else:
         assert format_tiles(s2.hand) == "P" and s2.hidden == 0
