@@ -942,11 +942,16 @@ class Detector:
         shows it was boxed out of step (:func:`vision.geometry.read_table`)."""
         if self.cls is None or not len(boxes):
             return np.full((len(boxes), k), -1, np.int16), np.zeros((len(boxes), k), np.float32)
-        probs = self.crop_probs(image, boxes)
-        cmap = np.array(self.cls.classes.class_id, np.int16)
+        kinds, odds = self._ranked(self.crop_probs(image, boxes), k)
+        return np.where(kinds < DIE_CLASS, kinds, -1), odds
+
+    def _ranked(self, probs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """(K, k) the crop classifier's top ``k`` classes for each row of ``probs`` (tile
+        kinds, a die as ``DIE_CLASS``) and their odds, surest first: a box's runner-ups."""
+        assert self.cls is not None
         order = np.argsort(-probs, axis=1)[:, :k]
-        kinds = cmap[order]
-        return np.where(kinds < DIE_CLASS, kinds, -1), np.take_along_axis(probs, order, axis=1)
+        return (np.array(self.cls.classes.class_id, np.int16)[order],
+                np.take_along_axis(probs, order, axis=1))
 
     def straddlers_split(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """``dets`` with each box over two touching tiles (:func:`two_tile_straddlers`) made
@@ -956,19 +961,16 @@ class Detector:
         rows, places, boxed = two_tile_straddlers(dets)
         if self.cls is None or not len(rows):
             return dets
-        probs = self.crop_probs(image, places)
-        cmap = np.array(self.cls.classes.class_id, np.int16)
-        k = dets.topk_ids.shape[1]
+        kinds, odds = self._ranked(self.crop_probs(image, places), dets.topk_ids.shape[1])
         xyxy, conf, class_id = dets.xyxy.copy(), dets.confidence.copy(), dets.class_id.copy()
         topk_ids, topk_probs = dets.topk_ids.copy(), dets.topk_probs.copy()
-        for r, place, p in zip(rows[~boxed], places[~boxed], probs[~boxed], strict=True):
-            order = np.argsort(-p)[:k]
-            top = int(order[0])
-            if p[top] < SPLIT_SURE or not 0 <= cmap[top] < DIE_CLASS:
+        for r, place, kind, odd in zip(rows[~boxed], places[~boxed], kinds[~boxed],
+                                       odds[~boxed], strict=True):
+            if odd[0] < SPLIT_SURE or not 0 <= kind[0] < DIE_CLASS:
                 continue
             score = conf[r] / max(float(topk_probs[r, 0]), 1e-6)  # the detector's own
-            xyxy[r], class_id[r], conf[r] = place, cmap[top], score * p[top]
-            topk_ids[r], topk_probs[r] = cmap[order], p[order]  # k of them, as classify's
+            xyxy[r], class_id[r], conf[r] = place, kind[0], score * odd[0]
+            topk_ids[r], topk_probs[r] = kind, odd  # k of them, as classify's
         out = dets.with_(xyxy=xyxy, confidence=conf, class_id=class_id, topk_ids=topk_ids,
                          topk_probs=topk_probs)
         return out[~np.isin(np.arange(len(out)), rows[boxed])]
