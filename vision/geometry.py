@@ -719,6 +719,8 @@ def _join_halves(dets: TileDetections, pos: np.ndarray, backs: np.ndarray
                             np.delete(np.arange(len(rows)), [i, j])):
             close[i, j] = close[j, i] = False
     xyxy = dets.xyxy.copy()
+    class_id, conf = dets.class_id.copy(), dets.confidence.copy()
+    topk_ids, topk_probs = dets.topk_ids.copy(), dets.topk_probs.copy()
     for i, j in sorted(zip(*np.nonzero(np.triu(close)), strict=True), key=lambda p: dist[p]):
         a, b = int(rows[i]), int(rows[j])
         if halved[a] or halved[b]:
@@ -727,7 +729,37 @@ def _join_halves(dets: TileDetections, pos: np.ndarray, backs: np.ndarray
         xyxy[keep, :2] = np.minimum(xyxy[keep, :2], xyxy[drop, :2])
         xyxy[keep, 2:] = np.maximum(xyxy[keep, 2:], xyxy[drop, 2:])
         halved[drop] = True
-    return dets.with_(xyxy=xyxy), halved
+        # both boxes saw the one tile, but half a suit tile shows a suit tile of its own (a 4p
+        # half 2p), so the larger's kind stands; half a flower shows no other flower, so the
+        # flower the half reads is the tile's kind where it is likeliest by both boxes too (a
+        # flower set down crosswise, boxed whole read 1s at 0.61 with f2 next, its half f2
+        # at 0.87)
+        kinds, odds = _joint_kinds(dets, keep, drop)
+        if len(kinds) and kinds[0] != class_id[keep] and kinds[0] == class_id[drop] \
+                and is_flower(int(kinds[0])):
+            score = conf[keep] / max(float(topk_probs[keep, 0]), 1e-6)  # the detector's own
+            class_id[keep], conf[keep] = kinds[0], score * odds[0]
+            topk_ids[keep], topk_probs[keep] = -1, 0.0
+            m = min(len(kinds), topk_ids.shape[1])
+            topk_ids[keep, :m], topk_probs[keep, :m] = kinds[:m], odds[:m]
+    return dets.with_(xyxy=xyxy, class_id=class_id, confidence=conf, topk_ids=topk_ids,
+                      topk_probs=topk_probs), halved
+
+
+def _joint_kinds(dets: TileDetections, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """The tile kinds in both boxes' top-k, likeliest first, with their odds by both boxes
+    together (each box's odds multiplied, then made to sum to 1): two views of one tile."""
+    odds_b = {int(t): float(p) for t, p in zip(dets.topk_ids[b], dets.topk_probs[b],
+                                                strict=True) if 0 <= t < NUM_TILES and p > 0}
+    joint = {int(t): float(p) * odds_b[int(t)]
+             for t, p in zip(dets.topk_ids[a], dets.topk_probs[a], strict=True)
+             if int(t) in odds_b and p > 0}
+    if not joint:
+        return np.zeros(0, np.int16), np.zeros(0, np.float32)
+    kinds = sorted(joint, key=lambda t: -joint[t])
+    total = sum(joint.values())
+    return (np.array(kinds, np.int16),
+            np.array([joint[t] / total for t in kinds], np.float32))
 
 
 def _distances(pts: np.ndarray) -> np.ndarray:

@@ -332,6 +332,35 @@ def test_a_flower_misread_as_a_suit_tile_does_not_make_the_hand_a_pond() -> None
     assert [format_tiles(m.tiles) for m in s0.melds] == ["999p", "123s"]
 
 
+@pytest.mark.parametrize("half_reads, flowers", [("f2", "f2"), ("2s", "")])
+def test_a_flower_boxed_whole_and_by_half_is_named_by_both_boxes(half_reads: str,
+                                                                 flowers: str) -> None:
+    """A flower boxed whole, read 1s with the flower far behind (0.05, under what makes a
+    tile in front of the hand a flower by its runner-up), and by its half, read as the
+    flower at 0.87: one tile, the flower by both boxes' odds together (the bundled video's
+    f2 set down crosswise, 1s at 0.61 whole and f2 at 0.87 by half, was read no flower in
+    the live pass, which kept those boxes five frames). A half read as a suit tile, with no
+    flower ranked by both, leaves the larger box's kind: half a 4p shows a 2p."""
+    scene = Scene(seats=[SeatSpec(hand="333456p22s", flowers="f2",
+                                  melds=[("pung", "999p", 1), ("chow", "123s", 0)]),
+                         *OTHER_HANDS])
+    dets, truth = detections(scene, top_down())
+    body = truth.index(parse_tiles("f2")[0])  # seat 0's flower
+    x0, y0, x1, y1 = dets.xyxy[body]
+    pair = dets[[body, body]]
+    pair.xyxy[1] = [x0, y0, x1, y0 + 0.6 * (y1 - y0)]  # the half: the face's far part
+    one_s, f2, half = ONE_S, parse_tiles("f2")[0], parse_tiles(half_reads)[0]
+    pair.class_id[:] = [one_s, half]
+    pair.topk_ids[:] = [[one_s, f2, -1], [half, one_s, -1]]
+    pair.topk_probs[:] = [[0.9, 0.05, 0.0], [0.87, 0.01, 0.0]]
+    split = TileDetections.merge([dets[[i for i in range(len(dets)) if i != body]], pair])
+    table = read_table(split, TableCalibration.from_corners(table_corners(top_down())))
+    s0 = table.seats[0]
+    assert (table.detections.role == "half").sum() == 1
+    assert format_tiles(s0.flowers) == flowers
+    assert format_tiles(s0.hand) == "333456p22s"
+
+
 def test_melds_with_no_hand_in_view_are_not_the_pond_for_a_flower_misread() -> None:
     """A seat whose standing hand is out of view shows two melds (six tiles, a pond row's
     length) and three flowers in front, one read as 1s: that "pond" tile lies in line beside
