@@ -739,11 +739,18 @@ def _join_halves(dets: TileDetections, pos: np.ndarray, backs: np.ndarray
                 and is_flower(int(kinds[0])):
             score = conf[keep] / max(float(topk_probs[keep, 0]), 1e-6)  # the detector's own
             class_id[keep], conf[keep] = kinds[0], score * odds[0]
-            topk_ids[keep], topk_probs[keep] = -1, 0.0
-            m = min(len(kinds), topk_ids.shape[1])
-            topk_ids[keep, :m], topk_probs[keep, :m] = kinds[:m], odds[:m]
+            _set_ranking(topk_ids, topk_probs, keep, kinds, odds)
     return dets.with_(xyxy=xyxy, class_id=class_id, confidence=conf, topk_ids=topk_ids,
                       topk_probs=topk_probs), halved
+
+
+def _set_ranking(topk_ids: np.ndarray, topk_probs: np.ndarray, row: int, kinds: np.ndarray,
+                 odds: np.ndarray) -> None:
+    """A box named anew: row ``row`` of the top-k arrays set to ``kinds`` and their ``odds``,
+    as many as fit, the rest empty (-1, 0)."""
+    m = min(topk_ids.shape[1], len(kinds))
+    topk_ids[row], topk_probs[row] = -1, 0.0
+    topk_ids[row, :m], topk_probs[row, :m] = kinds[:m], odds[:m]
 
 
 def _joint_kinds(dets: TileDetections, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
@@ -810,16 +817,13 @@ def _named_at(dets: TileDetections, places: list[tuple[int, np.ndarray]],
     if not places:
         return dets
     ids, probs = name_at(np.array([b for _, b in places], np.float32))
-    k = dets.topk_ids.shape[1]
     xyxy, class_id = dets.xyxy.copy(), dets.class_id.copy()
     topk_ids, topk_probs = dets.topk_ids.copy(), dets.topk_probs.copy()
     for (r, box), kinds, odds in zip(places, ids, probs, strict=True):
         if odds[0] < RENAME_SURE or not 0 <= kinds[0] < NUM_TILES:
             continue
         xyxy[r], class_id[r] = box, kinds[0]
-        m = min(k, len(kinds))
-        topk_ids[r], topk_probs[r] = -1, 0.0
-        topk_ids[r, :m], topk_probs[r, :m] = kinds[:m], odds[:m]
+        _set_ranking(topk_ids, topk_probs, r, kinds, odds)
     return dets.with_(xyxy=xyxy, class_id=class_id, topk_ids=topk_ids, topk_probs=topk_probs)
 
 
