@@ -8,7 +8,7 @@ assigns later. Indexing with a mask, an index array or a slice returns a new, va
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -139,6 +139,25 @@ class TileDetections:
     def with_(self, **changes: Any) -> TileDetections:
         """A copy with some arrays replaced (validated again)."""
         return replace(self, **changes)
+
+    def renamed(self, names: Mapping[int, tuple[np.ndarray, np.ndarray]]) -> TileDetections:
+        """A copy with each row of ``names`` named anew by its ``(kinds, odds)``, likeliest
+        first (a crop read again, two boxes' views joined): its class the first kind, its
+        top-k the kinds that fit (the rest empty), its confidence the detector's own score
+        (the confidence over the old first odds) times the new first odds, as
+        ``Detector.classify`` scores a box."""
+        if not names:
+            return self
+        conf, class_id = self.confidence.copy(), self.class_id.copy()
+        topk_ids, topk_probs = self.topk_ids.copy(), self.topk_probs.copy()
+        for row, (kinds, odds) in names.items():
+            own = conf[row] / max(float(topk_probs[row, 0]), 1e-6)
+            m = min(topk_ids.shape[1], len(kinds))
+            topk_ids[row], topk_probs[row] = -1, 0.0
+            topk_ids[row, :m], topk_probs[row, :m] = kinds[:m], odds[:m]
+            class_id[row], conf[row] = kinds[0], own * float(odds[0])
+        return self.with_(confidence=conf, class_id=class_id, topk_ids=topk_ids,
+                          topk_probs=topk_probs)
 
     # ------------------------------------------------------------------ views
 

@@ -962,17 +962,13 @@ class Detector:
         if self.cls is None or not len(rows):
             return dets
         kinds, odds = self._ranked(self.crop_probs(image, places), dets.topk_ids.shape[1])
-        xyxy, conf, class_id = dets.xyxy.copy(), dets.confidence.copy(), dets.class_id.copy()
-        topk_ids, topk_probs = dets.topk_ids.copy(), dets.topk_probs.copy()
+        xyxy, names = dets.xyxy.copy(), {}
         for r, place, kind, odd in zip(rows[~boxed], places[~boxed], kinds[~boxed],
                                        odds[~boxed], strict=True):
             if odd[0] < SPLIT_SURE or not 0 <= kind[0] < DIE_CLASS:
                 continue
-            score = conf[r] / max(float(topk_probs[r, 0]), 1e-6)  # the detector's own
-            xyxy[r], class_id[r], conf[r] = place, kind[0], score * odd[0]
-            topk_ids[r], topk_probs[r] = kind, odd  # k of them, as classify's
-        out = dets.with_(xyxy=xyxy, confidence=conf, class_id=class_id, topk_ids=topk_ids,
-                         topk_probs=topk_probs)
+            xyxy[r], names[int(r)] = place, (kind, odd)
+        out = dets.with_(xyxy=xyxy).renamed(names)
         return out[~np.isin(np.arange(len(out)), rows[boxed])]
 
     def unboxed_blanks(self, image: np.ndarray, dets: TileDetections) -> TileDetections:

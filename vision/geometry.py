@@ -718,9 +718,7 @@ def _join_halves(dets: TileDetections, pos: np.ndarray, backs: np.ndarray
         if covers_two_tiles(float(np.prod(union[i, j])), area, dist[i],
                             np.delete(np.arange(len(rows)), [i, j])):
             close[i, j] = close[j, i] = False
-    xyxy = dets.xyxy.copy()
-    class_id, conf = dets.class_id.copy(), dets.confidence.copy()
-    topk_ids, topk_probs = dets.topk_ids.copy(), dets.topk_probs.copy()
+    xyxy, class_id, names = dets.xyxy.copy(), dets.class_id.copy(), {}
     for i, j in sorted(zip(*np.nonzero(np.triu(close)), strict=True), key=lambda p: dist[p]):
         a, b = int(rows[i]), int(rows[j])
         if halved[a] or halved[b]:
@@ -737,20 +735,8 @@ def _join_halves(dets: TileDetections, pos: np.ndarray, backs: np.ndarray
         kinds, odds = _joint_kinds(dets, keep, drop)
         if len(kinds) and kinds[0] != class_id[keep] and kinds[0] == class_id[drop] \
                 and is_flower(int(kinds[0])):
-            score = conf[keep] / max(float(topk_probs[keep, 0]), 1e-6)  # the detector's own
-            class_id[keep], conf[keep] = kinds[0], score * odds[0]
-            _set_ranking(topk_ids, topk_probs, keep, kinds, odds)
-    return dets.with_(xyxy=xyxy, class_id=class_id, confidence=conf, topk_ids=topk_ids,
-                      topk_probs=topk_probs), halved
-
-
-def _set_ranking(topk_ids: np.ndarray, topk_probs: np.ndarray, row: int, kinds: np.ndarray,
-                 odds: np.ndarray) -> None:
-    """A box named anew: row ``row`` of the top-k arrays set to ``kinds`` and their ``odds``,
-    as many as fit, the rest empty (-1, 0)."""
-    m = min(topk_ids.shape[1], len(kinds))
-    topk_ids[row], topk_probs[row] = -1, 0.0
-    topk_ids[row, :m], topk_probs[row, :m] = kinds[:m], odds[:m]
+            class_id[keep], names[keep] = kinds[0], (kinds, odds)
+    return dets.with_(xyxy=xyxy).renamed(names), halved
 
 
 def _joint_kinds(dets: TileDetections, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
@@ -817,14 +803,12 @@ def _named_at(dets: TileDetections, places: list[tuple[int, np.ndarray]],
     if not places:
         return dets
     ids, probs = name_at(np.array([b for _, b in places], np.float32))
-    xyxy, class_id = dets.xyxy.copy(), dets.class_id.copy()
-    topk_ids, topk_probs = dets.topk_ids.copy(), dets.topk_probs.copy()
+    xyxy, names = dets.xyxy.copy(), {}
     for (r, box), kinds, odds in zip(places, ids, probs, strict=True):
         if odds[0] < RENAME_SURE or not 0 <= kinds[0] < NUM_TILES:
             continue
-        xyxy[r], class_id[r] = box, kinds[0]
-        _set_ranking(topk_ids, topk_probs, r, kinds, odds)
-    return dets.with_(xyxy=xyxy, class_id=class_id, topk_ids=topk_ids, topk_probs=topk_probs)
+        xyxy[r], names[r] = box, (kinds, odds)
+    return dets.with_(xyxy=xyxy).renamed(names)
 
 
 def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayout | None,

@@ -38,12 +38,14 @@ from vision.changes import Change, ChangeTracker, windowed
 from vision.dealer import dealer_after, dealer_after_draw
 from vision.detections import TileDetections
 from vision.dice import DiceReading, read_dice, wall_break
-from vision.geometry import TableCalibration, TableLayout, TableReading, read_table
+from vision.geometry import TableCalibration, TableLayout, TableReading
 from vision.reading import (
     SeatState,
     build_record,
     calibrate,
     legal_reading,
+    name_at_of,
+    read_once,
     seat_states,
     showing_fourteen,
     spare_winner,
@@ -341,18 +343,13 @@ class Pipeline:
               image: np.ndarray) -> tuple[TableReading, Repair]:
         """The table a frame's detections show, repaired (a still's with a photo's tries, and
         a box taken back into a row named again at its tile's place, as a photo's is)."""
-        name = getattr(self.still, "name_places", None) if still else None
-        name_at = None if name is None else lambda boxes: name(image, boxes)
-        table = first = read_table(dets, self.calibration, self.layout, name_at=name_at,
-                                   still=still)
+        name_at = name_at_of(self.still, image) if still else None
+        table, reread = read_once(dets, self.calibration, self.layout, name_at, still)
         tries = MAX_TRIES if still else REPAIR_TRIES
         fixed, finished = legal_reading(table, self.ruleset, showing_fourteen(table),
                                         self.options, indicator=self.indicator, max_tries=tries)
         if not finished:  # a winner laying down 13 with the box it lacks left out of its row
-            spare = spare_winner(table, self.ruleset, self.options,
-                                 lambda keep: read_table(dets, self.calibration, self.layout,
-                                                         keep, name_at, first.spare_places,
-                                                         still),
+            spare = spare_winner(table, self.ruleset, self.options, reread,
                                  indicator=self.indicator, max_tries=tries)
             if spare is not None:
                 table, fixed, _ = spare

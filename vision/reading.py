@@ -296,6 +296,27 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     return repair(table, {}, max_tries=max_tries), []
 
 
+def read_once(dets: TileDetections, calib: TableCalibration, layout: TableLayout | None,
+              name_at: NameAt | None, still: bool
+              ) -> tuple[TableReading, Callable[[frozenset[int]], TableReading]]:
+    """The table read once, and how to read it again with spare boxes kept in their rows
+    (``SeatReading.spare_rows``), each named at the place this first reading found for it:
+    what :func:`spare_winner` is given, for photos and video alike."""
+    first = read_table(dets, calib, layout, name_at=name_at, still=still)
+
+    def reread(keep: frozenset[int]) -> TableReading:
+        return read_table(dets, calib, layout, keep, name_at, first.spare_places, still=still)
+
+    return first, reread
+
+
+def name_at_of(detector: Any, image: np.ndarray) -> NameAt | None:
+    """The detector's crop classifier on boxes of ``image`` (``name_places``), where it has
+    one: how a box taken back into a row is named again at its tile's place."""
+    name = getattr(detector, "name_places", None)
+    return None if name is None else lambda boxes: name(image, boxes)
+
+
 def spare_winner(table: TableReading, ruleset: str | None,
                  options: Mapping[str, Any] | None,
                  reread: Callable[[frozenset[int]], TableReading],
@@ -358,12 +379,8 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
     """Detections of one picture to a hand record (see :func:`read_image`; ``name_at``, the
     crop classifier on boxes of the picture, names a box taken back into a row again at its
     tile's place: :func:`vision.geometry.read_table`)."""
-    table = first = read_table(dets, calib, layout, name_at=name_at, still=True)
+    table, reread = read_once(dets, calib, layout, name_at, still=True)
     notes: list[str] = []
-
-    def reread(keep: frozenset[int]) -> TableReading:
-        return read_table(dets, calib, layout, keep, name_at, first.spare_places, still=True)
-
     if winner is None:
         table, fixed, winner = _read_winner(table, ruleset, options, notes, reread)
     else:
@@ -402,8 +419,6 @@ def read_image(image: np.ndarray, detector: Any, *, ruleset: str,
     """A photo of the table to a hand record: ``detector`` is a :class:`vision.Detector`;
     ``kwargs`` go to :func:`read_detections` (dealer, winner, by, from_seat, winning_tile)."""
     dets = detector.detect(image)
-    name_at = getattr(detector, "name_places", None)
-    if name_at is not None:
-        kwargs.setdefault("name_at", lambda boxes: name_at(image, boxes))
+    kwargs.setdefault("name_at", name_at_of(detector, image))
     return read_detections(dets, calibrate(image, corners, bottom_seat, dets), ruleset=ruleset,
                            **kwargs)

@@ -542,8 +542,32 @@ def test_boxes_out_of_step_taken_back_are_named_at_their_tiles_places() -> None:
     name_at = _named_by_nearest_tile(tiles, truth)
 
     assert format_tiles(read_table(dets, calib).seats[0].hand) == "1234567m123p466s"
-    assert format_tiles(read_table(dets, calib, name_at=name_at).seats[0].hand) == \
-        "1234567m123p456s"
+    named = read_table(dets, calib, name_at=name_at)
+    assert format_tiles(named.seats[0].hand) == "1234567m123p456s"
+    # scored as the classifier scores a box: the detector's own score times the new odds
+    own = dets.confidence[11] / dets.topk_probs[11, 0]
+    assert named.detections.confidence[11] == pytest.approx(own * 0.9)
+
+
+def test_a_box_named_anew_keeps_the_detectors_score_and_ranks_what_fits() -> None:
+    """``TileDetections.renamed``: the class is the first kind, the confidence the detector's
+    own score (confidence over the old first odds) times the new first odds, the top-k the
+    kinds that fit with the rest emptied; rows not named stay as they were."""
+    one, two, three, four = parse_tiles("1m2m3m4m")
+    dets = TileDetections(xyxy=np.array([[0, 0, 10, 14], [12, 0, 22, 14]], np.float32),
+                          confidence=np.array([0.4, 0.9], np.float32),
+                          class_id=np.array([one, two]),
+                          topk_ids=np.array([[one, two, three], [two, one, -1]]),
+                          topk_probs=np.array([[0.5, 0.3, 0.2], [1.0, 0.0, 0.0]], np.float32))
+
+    out = dets.renamed({0: (np.array([four, three]), np.array([0.75, 0.25], np.float32))})
+
+    assert out.class_id.tolist() == [four, two]
+    assert out.confidence.tolist() == pytest.approx([0.8 * 0.75, 0.9])
+    assert out.topk_ids.tolist() == [[four, three, -1], [two, one, -1]]
+    assert out.topk_probs[0].tolist() == pytest.approx([0.75, 0.25, 0.0])
+    assert dets.class_id.tolist() == [one, two]  # a copy
+    assert dets.renamed({}) is dets
 
 
 def test_a_winner_box_taken_back_is_named_again_as_a_still_and_live() -> None:
