@@ -4,8 +4,10 @@ Sets print 發 green and the winds black or blue. At table size the crop classif
 apart mostly by that colour, but it learned from greyed photos too, and a held-back 發 design
 (a cursive one, shaped much like the same set's cursive 東) came out ``E``. The ink's colour
 is measured against the face's own colour, so a room light's tint cancels, and weighed with
-the classifier's odds (naive Bayes). Crops with no colour to judge (a greyed photo, a face
-that is not near white) give no evidence and keep the classifier's reading.
+the classifier's odds (naive Bayes). Only green speaks, for 發: ink of another colour is no
+evidence for a wind, as a 發 printed dark shows little green (``INK_FLOOR``). Crops with no
+colour to judge (a greyed photo, a face that is not near white) give no evidence and keep the
+classifier's reading.
 
 The numbers are fitted by ``python -m vision.training.ink_fit`` (see there).
 """
@@ -29,6 +31,13 @@ NEUTRAL_FACE = 25.0  # face chroma (Lab) above this: a tinted face, its ink's hu
 GREEN_INK = (-0.64, 0.10, -0.65)
 INK_WEIGHT = 1.93
 INK_CAP = 4.0  # the ink alone is never surer than 98% (a shadow or a gap can tint the middle)
+# ink that is not green is no evidence for a wind: no wind is printed green, but a 發 printed
+# dark, or seen under a dim light, shows little green, and the fitted line took its bluish
+# black for a wind's (REALVAL10D and 14D, 100 scenes each: the held-back dark 發 of
+# IMG_20231119_110243 read E 4 and 2 times by the classifier alone, 20 and 17 with the ink
+# both ways, 4 and 2 with green ink alone counted; no labeled E read F any way; MODELS.md,
+# thirty-ninth session). The ink's log-odds are floored here.
+INK_FLOOR = 0.0
 MIN_PAIR = 0.1  # E and F together under this probability: the ink does not matter
 
 
@@ -52,13 +61,13 @@ def ink_shift(crop: np.ndarray) -> tuple[float, float] | None:
 
 
 def green_log_odds(crop: np.ndarray) -> float | None:
-    """Log-odds of ``F`` against ``E`` from the ink's colour alone, within ``INK_CAP``
-    (``None``: no colour)."""
+    """Log-odds of ``F`` against ``E`` from the ink's colour alone, from ``INK_FLOOR`` (ink
+    that is not green says nothing) to ``INK_CAP`` (``None``: no colour)."""
     shift = ink_shift(crop)
     if shift is None:
         return None
     a, b, c = GREEN_INK
-    return float(np.clip(a * shift[0] + b * shift[1] + c, -INK_CAP, INK_CAP))
+    return float(np.clip(a * shift[0] + b * shift[1] + c, INK_FLOOR, INK_CAP))
 
 
 def weigh_ink(crops: Sequence[np.ndarray], probs: np.ndarray, e: int, f: int) -> np.ndarray:

@@ -27,11 +27,22 @@ def tile(ink_bgr: tuple[int, int, int], face_bgr: tuple[int, int, int] = (228, 2
 GREEN, BLUE, BLACK = (40, 110, 20), (170, 40, 50), (30, 30, 30)
 
 
-def test_green_ink_speaks_for_fa_and_blue_for_east() -> None:
+DARK_FA = (55, 50, 45)  # a 發 printed a dark bluish green (held-back IMG_20231119_110243: ink
+# shifted about (-0.4, -9) from the face, as this), or under a dim light
+
+
+def test_green_ink_speaks_for_fa_and_other_ink_says_nothing() -> None:
+    """Green ink is evidence for 發 (no wind is printed green); blue or black ink is none for
+    東, since a 發 printed dark shows as little green (``INK_FLOOR``)."""
     green, blue = ink.green_log_odds(tile(GREEN)), ink.green_log_odds(tile(BLUE))
-    black = ink.green_log_odds(tile(BLACK))
-    assert green is not None and blue is not None and black is not None
-    assert ink.INK_CAP >= green > 1.0 > 0 > black > blue >= -ink.INK_CAP
+    black, dark = ink.green_log_odds(tile(BLACK)), ink.green_log_odds(tile(DARK_FA))
+    assert green is not None and blue is not None and black is not None and dark is not None
+    assert ink.INK_CAP >= green > 1.0
+    assert black == blue == dark == ink.INK_FLOOR == 0.0
+    a, b, c = ink.GREEN_INK  # without the floor the fitted line would speak for 東
+    for crop in (tile(BLUE), tile(BLACK), tile(DARK_FA)):
+        da, db = ink.ink_shift(crop)
+        assert a * da + b * db + c < 0
 
 
 @pytest.mark.parametrize("light", [(0.85, 0.96, 1.05), (1.05, 1.0, 0.9)])  # warm, cold
@@ -39,7 +50,7 @@ def test_a_tinted_room_light_does_not_turn_the_ink(light) -> None:
     green = ink.green_log_odds(tile(GREEN, light=light))
     blue = ink.green_log_odds(tile(BLUE, light=light))
     assert green is not None and green > 1.0
-    assert blue is not None and blue < 0
+    assert blue == 0.0
 
 
 def test_a_light_that_dyes_the_face_gives_no_evidence() -> None:
@@ -60,13 +71,13 @@ def test_no_colour_to_judge_gives_no_evidence(crop: np.ndarray) -> None:
 def test_weigh_ink_splits_only_east_and_fa_anew() -> None:
     crops = [tile(GREEN), tile(BLUE), tile(GREEN), tile(BLACK, face_bgr=(200, 200, 200))]
     probs = np.array([[0.90, 0.06, 0.04],   # 發 read 東: the green ink turns it
-                      [0.55, 0.40, 0.05],   # 東 in doubt: blue ink makes it surer
+                      [0.55, 0.40, 0.05],   # 東 in doubt: blue ink leaves it as it is
                       [0.03, 0.02, 0.95],   # neither: left alone
                       [0.30, 0.60, 0.10]],  # no colour: left alone
                      np.float32)
     out = ink.weigh_ink(crops, probs, E, F)
-    assert out[0].argmax() == F and out[1, E] > probs[1, E]
-    np.testing.assert_array_equal(out[2:], probs[2:])
+    assert out[0].argmax() == F
+    np.testing.assert_allclose(out[1:], probs[1:], rtol=1e-6)
     np.testing.assert_allclose(out[:, OTHER], probs[:, OTHER])
     np.testing.assert_allclose(out[:, E] + out[:, F], probs[:, E] + probs[:, F], rtol=1e-6)
     assert probs[0, E] == pytest.approx(0.90)  # the input is not changed
