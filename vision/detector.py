@@ -1095,7 +1095,8 @@ def load_detector(models_dir: str | os.PathLike[str] | None = None,
     """The shipped models: ``models/detector.onnx`` and, for a two-stage design,
     ``models/classifier.onnx`` (and, if present, ``models/dice.onnx`` for die faces and
     ``models/dice_finder.onnx`` for far dice on stills).
-    ``options`` go to :class:`Detector`."""
+    ``options`` go to :class:`Detector`; without them it is a stream's (``watch``):
+    ``stills=True`` builds the one ``read`` runs on a photo."""
     root = Path(models_dir) if models_dir is not None else default_models_dir()
     det = root / "detector.onnx"
     if not det.is_file():
