@@ -28,7 +28,12 @@ SAME_PLACE = 0.2  # boxes overlapping more (IoU) box one place twice: no neighbo
 #                   tiles' boxes overlap by a few pixels at most, about 0.05)
 FLOWER_BAND = 2.2  # tile widths in front of the hand where its flowers lie (about 1.3; the wall
 #                    lies 3 widths in front of the hand, the pond over 5)
-FLOWER_RUNNER_UP = 0.1  # a tile there is a flower when one of its runner-ups is this likely
+FLOWER_RUNNER_UP = 0.01  # a tile there is a flower when a flower among its runner-ups is this
+#                         likely: a flower of a look never trained on is read 1s at 0.8-0.98,
+#                         its own flower or another behind it at 0.01-0.09 (fresh real-face
+#                         tables, REALVAL10D and 14D), while a tile of another sort ranks no
+#                         flower at 0.01 (MODELS.md, fortieth session)
+SUIT_RUNNER_UP = 0.1  # a flower in a hand's row is a suit or honour tile when one is this likely
 POND_ROW = 6  # discards lie in rows of six: a longer face-up row is a hand
 HALF_APART = 0.6  # tile widths: two face-up boxes closer than this, centre to centre, and
 HALF_OVERLAP = 0.3  # overlapping by this share of the smaller, box one tile twice (two tiles
@@ -1476,11 +1481,12 @@ def _claimed_from(seat: int, idx: int, size: int) -> int:
 
 def _runner_up(dets: TileDetections, row: int, flower: bool) -> Tile | None:
     """The likeliest flower (``flower``) or suit or honour tile among a tile's classes, when it
-    is likely enough (:data:`FLOWER_RUNNER_UP`): a tile of an unseen look is most often read as
-    the wrong sort with its own kind close behind."""
+    is likely enough (:data:`FLOWER_RUNNER_UP`, :data:`SUIT_RUNNER_UP`): a tile of an unseen
+    look is most often read as the wrong sort with its own kind behind."""
+    bar = FLOWER_RUNNER_UP if flower else SUIT_RUNNER_UP
     for t, p in zip(dets.topk_ids[row], dets.topk_probs[row], strict=True):
         if 0 <= t < NUM_TILES and is_flower(int(t)) == flower:
-            return int(t) if p >= FLOWER_RUNNER_UP else None
+            return int(t) if p >= bar else None
     return None
 
 

@@ -307,12 +307,13 @@ OTHER_HANDS = [SeatSpec(hand="1234567m1234p5s"), SeatSpec(hand="1234567s1234p5m"
 ONE_S, F4 = parse_tiles("1s")[0], parse_tiles("f4")[0]
 
 
-def _f4_read_as_1s(scene: Scene, body: int):
-    """The scene's detections with ``body`` (an f4) read as 1s, f4 its runner-up."""
+def _f4_read_as_1s(scene: Scene, body: int, odds: tuple[float, float] = (0.6, 0.3)):
+    """The scene's detections with ``body`` (an f4) read as 1s, f4 its runner-up (``odds``:
+    of the two)."""
     dets, truth = detections(scene, top_down(), {body: ONE_S})
     assert truth[body] == F4
     dets.topk_ids[body] = [ONE_S, F4, -1]
-    dets.topk_probs[body] = [0.6, 0.3, 0.0]
+    dets.topk_probs[body] = [*odds, 0.0]
     return dets
 
 
@@ -335,7 +336,7 @@ def test_a_flower_misread_as_a_suit_tile_does_not_make_the_hand_a_pond() -> None
 @pytest.mark.parametrize("half_reads, flowers", [("f2", "f2"), ("2s", "")])
 def test_a_flower_boxed_whole_and_by_half_is_named_by_both_boxes(half_reads: str,
                                                                  flowers: str) -> None:
-    """A flower boxed whole, read 1s with the flower far behind (0.05, under what makes a
+    """A flower boxed whole, read 1s with the flower far behind (0.008, under what makes a
     tile in front of the hand a flower by its runner-up), and by its half, read as the
     flower at 0.87: one tile, the flower by both boxes' odds together (the bundled video's
     f2 set down crosswise, 1s at 0.61 whole and f2 at 0.87 by half, was read no flower in
@@ -352,7 +353,7 @@ def test_a_flower_boxed_whole_and_by_half_is_named_by_both_boxes(half_reads: str
     one_s, f2, half = ONE_S, parse_tiles("f2")[0], parse_tiles(half_reads)[0]
     pair.class_id[:] = [one_s, half]
     pair.topk_ids[:] = [[one_s, f2, -1], [half, one_s, -1]]
-    pair.topk_probs[:] = [[0.9, 0.05, 0.0], [0.87, 0.01, 0.0]]
+    pair.topk_probs[:] = [[0.9, 0.008, 0.0], [0.87, 0.005, 0.0]]
     split = TileDetections.merge([dets[[i for i in range(len(dets)) if i != body]], pair])
     table = read_table(split, TableCalibration.from_corners(table_corners(top_down())))
     s0 = table.seats[0]
@@ -393,6 +394,21 @@ def test_a_flower_read_as_a_suit_tile_among_the_flowers_is_a_flower(flowers: str
     dets.topk_probs[pond] = [0.6, 0.3, 0.0]
     table = read_table(dets, TableCalibration.from_corners(table_corners(top_down())))
     assert format_tiles(table.seats[0].discards) == "1s"
+
+
+@pytest.mark.parametrize("behind, flowers", [(0.02, "f2f4"), (0.005, "f2")])
+def test_a_flower_of_a_look_never_trained_on_is_a_flower_by_a_far_runner_up(
+        behind: float, flowers: str) -> None:
+    """A flower set's look the classifier never saw is read 1s surely, its flower far
+    behind (on fresh real-face tables 1s at 0.8-0.98 with a flower at 0.01-0.09): lying
+    beside the seat's flowers it is a flower; with no flower ranked even that likely (a
+    bird of the bamboo set down there), a discard."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p55s", flowers="f2f4", discards="9m"),
+                         *OTHER_HANDS])
+    table = read_table(_f4_read_as_1s(scene, 13, (0.95, behind)),
+                       TableCalibration.from_corners(table_corners(top_down())))
+    assert format_tiles(table.seats[0].flowers) == flowers
+    assert format_tiles(table.seats[0].hand) == "1234567m123p55s"
 
 
 def test_melds_laid_tight_with_no_hand_before_them_are_melds() -> None:
