@@ -26,6 +26,7 @@ import numpy as np
 
 from scoring.tiles import DIE_CLASS
 from vision.backs import BLANK_CLASS, told_by_colour, tops_told_by_colour
+from vision.bamboo import bamboo_rivals, weigh_shape
 from vision.blanks import back_places, face_places, hole_places, on_felt
 from vision.detections import TileDetections
 from vision.ink import weigh_ink
@@ -447,8 +448,9 @@ class Detector:
         turns: classify each tile crop in its 4 quarter turns and average (or once, 1):
             a table shows every seat's tiles its own way up. Default 4 for ``stills`` (a
             photo is read once), 1 for a stream (speed).
-        ink: weigh a crop's ink colour between ``E`` and ``F`` (:mod:`vision.ink`), when the
-            classifier names both.
+        ink: weigh a crop's colour as evidence, where the classifier names the kinds: its
+            ink's colour between ``E`` and ``F`` (:mod:`vision.ink`), and a crop read ``C`` or
+            in the dots suit read greyed too, against the bamboo (:mod:`vision.bamboo`).
         flips: find the boxes of a photo read at a close-up size (not ``TABLE_SIZE``) four
             ways, as it is, mirrored left-right, upside down and both, and score each box by
             its mean over the four (0 where a way missed it): a box one way alone found
@@ -530,6 +532,10 @@ class Detector:
         self._ink_pair: tuple[int, int] | None = None
         if ink and self.cls is not None and {"E", "F"} <= set(self.cls.names):
             self._ink_pair = (list(self.cls.names).index("E"), list(self.cls.names).index("F"))
+        # and the kinds whose colour may hide a bamboo tile, each read greyed too
+        self._bamboo_rivals: dict[int, int] = {}
+        if ink and self.cls is not None:
+            self._bamboo_rivals = bamboo_rivals(self.cls.names)
         self.pads = tuple(READ_PADS if pads is None else pads)
         if not self.pads or any(not 0.0 <= p <= 0.5 for p in self.pads):
             raise ValueError(f"crop pads must be one or more shares in 0..0.5, got {self.pads}")
@@ -923,16 +929,23 @@ class Detector:
                    pads: Sequence[float] | None = None) -> np.ndarray:
         """(len(boxes), nc) the crop classifier's probabilities for ``boxes`` (pixel xyxy) of
         ``image``: each box's crops at ``pads`` (default the detector's), each in its turns
-        and weighed by its ink, their odds multiplied; an unsure box's crops also turned
-        ``askew``."""
+        and weighed by its colour (``ink``), their odds multiplied; an unsure box's crops
+        also turned ``askew``."""
         from vision.training.crops import padded_probs, symmetric_probs
 
         assert self.cls is not None
-        ink = self._ink_pair
-        return padded_probs(
-            image, boxes, lambda cs: symmetric_probs(cs, self.classify_crops, self.turns),
-            self.pads if pads is None else tuple(pads), self.cls.imgsz[0],
-            None if ink is None else lambda cs, ps: weigh_ink(cs, ps, *ink), self.askew)
+        ink, rivals = self._ink_pair, self._bamboo_rivals
+
+        def read(crops: list[np.ndarray]) -> np.ndarray:
+            return symmetric_probs(crops, self.classify_crops, self.turns)
+
+        def weigh(crops: list[np.ndarray], probs: np.ndarray) -> np.ndarray:
+            if ink is not None:
+                probs = weigh_ink(crops, probs, *ink)
+            return weigh_shape(crops, probs, rivals, read) if rivals else probs
+
+        return padded_probs(image, boxes, read, self.pads if pads is None else tuple(pads),
+                            self.cls.imgsz[0], weigh, self.askew)
 
     def name_places(self, image: np.ndarray, boxes: np.ndarray,
                     k: int = 5) -> tuple[np.ndarray, np.ndarray]:

@@ -49,8 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_backend(p)
     add_flips(p)
     p.add_argument("--no-ink", action="store_true",
-                   help="tell E from F by the classifier alone, without the ink's colour "
-                        "(vision/ink.py): what the colour adds")
+                   help="read tiles by the classifier alone, without weighing their colour "
+                        "(the ink between E and F, vision/ink.py; a crop read C or dots read "
+                        "greyed too, vision/bamboo.py): what the colour adds")
     p.add_argument("--no-askew", action="store_true",
                    help="never read an unsure tile's crops again turned a little either way "
                         "(vision/training/crops.py ASKEW): what those readings add")
