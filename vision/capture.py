@@ -125,8 +125,24 @@ def load_image(path: str | Path) -> np.ndarray:
     return decode_image(np.fromfile(str(p), dtype=np.uint8), str(p))
 
 
+def read_picture(path: str | Path) -> np.ndarray:
+    """A BGR picture of any size from a file, for the training tools (a tile crop, a face, a
+    labeled photo): one ``ValueError`` naming the file when it is missing or cannot be
+    decoded (``datasets`` imports only ``scoring`` and keeps its own check). A picture the models are to read comes through :func:`load_image`,
+    which also checks that it can show a table."""
+    try:
+        return _decoded(np.fromfile(str(path), dtype=np.uint8), str(path))
+    except OSError:  # no such file, a folder, or CorruptImage
+        raise ValueError(f"{path}: not a readable image") from None
+
+
 def decode_image(data: bytes | np.ndarray, name: str) -> np.ndarray:
     """A BGR image from a file's bytes, checked by :func:`check_image`; :class:`CorruptImage`."""
+    return check_image(_decoded(data, name), name)
+
+
+def _decoded(data: bytes | np.ndarray, name: str) -> np.ndarray:
+    """A BGR image from a file's bytes, any size; :class:`CorruptImage`."""
     buf = np.frombuffer(data, np.uint8) if isinstance(data, bytes | bytearray) else data
     head = buf[:8].tobytes()
     if head == PNG_SIGNATURE and not _png_chunks_fit(buf.tobytes()):
@@ -139,7 +155,7 @@ def decode_image(data: bytes | np.ndarray, name: str) -> np.ndarray:
     if image is None:
         raise CorruptImage(f"{name}: cannot decode the image (corrupt, truncated or not an "
                            "image)")
-    return check_image(image, name)
+    return image
 
 
 # ---------------------------------------------------------------- sources

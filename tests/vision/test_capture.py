@@ -17,6 +17,7 @@ from vision.capture import (
     CorruptImage,
     load_image,
     open_capture,
+    read_picture,
 )
 
 
@@ -79,6 +80,23 @@ def test_single_corrupt_image_is_a_clear_error(tmp_path: Path) -> None:
         load_image(bad)
     with pytest.raises(FileNotFoundError, match="no such image"):
         load_image(tmp_path / "none.png")
+
+
+def test_a_training_picture_of_any_size_is_read_and_a_bad_one_named(tmp_path: Path) -> None:
+    """The training tools read crops and faces of any size (an 8-px crop, which
+    no table photo is), and a missing, folder or damaged file is one ValueError naming it."""
+    small = tmp_path / "crop.png"
+    cv2.imwrite(str(small), np.full((8, 8, 3), 7, np.uint8))
+    assert read_picture(small).shape == (8, 8, 3)
+    with pytest.raises(CorruptImage):
+        load_image(small)  # a picture the models read must be able to show a table
+    bad = tmp_path / "bad.png"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n truncated")
+    long_chunk = tmp_path / "long.png"  # a chunk claiming 2 GB: refused, not allocated
+    long_chunk.write_bytes(b"\x89PNG\r\n\x1a\n" + (2**31).to_bytes(4, "big") + b"IDAT" + b"x" * 8)
+    for path in (bad, long_chunk, tmp_path / "none.png", tmp_path):
+        with pytest.raises(ValueError, match=rf"{path.name}: not a readable image"):
+            read_picture(path)
 
 
 def test_empty_folder_and_missing_path(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.capture import read_picture
 from vision.training.prepare import CLASSIFIER_NAMES
 
 FROZEN_LAYERS = 7  # layers 0..6 of YOLO11n-cls: the stem the cache holds
@@ -30,9 +31,7 @@ def load_crops(folder: Path, names: tuple[str, ...], size: int) -> tuple[np.ndar
     images, labels = [], []
     for k, name in enumerate(names):
         for path in sorted((folder / name).glob("*.png")) if (folder / name).is_dir() else []:
-            img = cv2.imread(str(path))
-            if img is None:
-                raise ValueError(f"{path}: not a readable image")
+            img = read_picture(path)
             if img.shape[:2] != (size, size):
                 img = cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
             images.append(img[:, :, ::-1].transpose(2, 0, 1))

@@ -21,6 +21,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.capture import read_picture
+
 BAMBOO = tuple(f"{n}s" for n in range(1, 10))
 TURN = (30, 150)  # OpenCV hue units (0-179): a turn of 60 to 300 degrees
 
@@ -44,9 +46,7 @@ def hue_copies(data: Path, out: Path, kinds: tuple[str, ...] = BAMBOO, seed: int
             raise FileNotFoundError(f"{folder}: no crops of {kind}")
         (out / kind).mkdir(parents=True, exist_ok=True)
         for path in sorted(folder.iterdir(), key=lambda p: p.name):
-            image = cv2.imread(str(path))
-            if image is None:
-                raise ValueError(f"{path}: not a readable image")
+            image = read_picture(path)
             copy = hue_turned(image, rng.randint(*TURN))
             if not cv2.imwrite(str(out / kind / f"hue_{path.name}"), copy):
                 raise OSError(f"{out / kind}: cannot write hue_{path.name}")

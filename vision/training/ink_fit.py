@@ -20,10 +20,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision import ink
+from vision.capture import read_picture
 
 
 def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-2) -> np.ndarray:
@@ -42,9 +42,7 @@ def crops_of(folders: list[Path]) -> tuple[list[np.ndarray], np.ndarray]:
     crops, labels = [], []
     for label, name in enumerate(("E", "F")):
         for path in sorted(p for folder in folders for p in (folder / name).glob("*.png")):
-            image = cv2.imread(str(path))
-            if image is None:
-                raise ValueError(f"{path}: not a readable image")
+            image = read_picture(path)
             crops.append(image)
             labels.append(label)
     if not crops:

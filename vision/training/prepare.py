@@ -31,6 +31,7 @@ import numpy as np
 from datasets.classes import COARSE
 from datasets.faces import face_files, face_folds
 from scoring.tiles import CLASS_NAMES, NUM_TILES
+from vision.capture import read_picture
 from vision.training.crops import CROP_SIZE, crop_box, dihedral, jitter_box
 
 TILE_NAMES: tuple[str, ...] = tuple(CLASS_NAMES[:NUM_TILES])
@@ -199,9 +200,7 @@ def _extra_faces(out: Path, faces: Path | None, art: tuple[str, ...], face_crops
     if faces is not None:
         folds = face_folds(faces, val_share, seed)
         for file, name in face_files(faces):
-            image = cv2.imread(str(faces / file))
-            if image is None:
-                raise ValueError(f"{faces / file}: not a readable image")
+            image = read_picture(faces / file)
             fold = folds[file]
             stem = "faces_" + file.replace("/", "_").rsplit(".", 1)[0]
             for c in range(face_crops if fold == "train" else 1):
@@ -275,9 +274,7 @@ def prepare(tiles: Path, dice: Path | Sequence[Path] | None, out: Path, val_shar
                     f"{CLASSIFIER_NAMES.index(n)} {r[1]:.6f} {r[2]:.6f} {r[3]:.6f} {r[4]:.6f}\n"
                     for n, r in zip(names, rows, strict=True)))
             # classifier crops, cut from the full-resolution image
-            image = cv2.imread(str(s.image))
-            if image is None:
-                raise ValueError(f"{s.image}: not a readable image")
+            image = read_picture(s.image)
             h, w = image.shape[:2]
             copies = 1 if fold == "val" else dice_crops if s.source == "dice" else tile_crops
             for k, (n, r) in enumerate(zip(names, rows, strict=True)):

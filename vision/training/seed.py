@@ -146,16 +146,13 @@ def calibrate_identity_bn(model: object, batches: list[np.ndarray]) -> int:
 def calibration_batches(images: list[Path], imgsz: int, batch: int = 8,
                         limit: int = 64) -> list[np.ndarray]:
     """Up to ``limit`` training images letterboxed to ``imgsz`` as RGB NCHW batches in 0..1."""
-    import cv2
-
+    from vision.capture import read_picture
     from vision.detector import letterbox, to_tensor
 
     chosen = images[:: max(1, len(images) // limit)][:limit]
     boxes = []
     for path in chosen:
-        img = cv2.imread(str(path))
-        if img is None:
-            raise ValueError(f"{path}: not a readable image")
+        img = read_picture(path)
         boxes.append(letterbox(img, (imgsz, imgsz))[0])
     return [to_tensor(boxes[i:i + batch]) for i in range(0, len(boxes), batch)]
 
