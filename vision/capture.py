@@ -128,8 +128,9 @@ def load_image(path: str | Path) -> np.ndarray:
 def read_picture(path: str | Path) -> np.ndarray:
     """A BGR picture of any size from a file, for the training tools (a tile crop, a face, a
     labeled photo): one ``ValueError`` naming the file when it is missing or cannot be
-    decoded (``datasets`` imports only ``scoring`` and keeps its own check). A picture the models are to read comes through :func:`load_image`,
-    which also checks that it can show a table."""
+    decoded (``datasets`` imports only ``scoring`` and keeps its own check). A picture the
+    models are to read comes through :func:`load_image`, which also checks that it can show
+    a table."""
     try:
         return _decoded(np.fromfile(str(path), dtype=np.uint8), str(path))
     except OSError:  # no such file, a folder, or CorruptImage
