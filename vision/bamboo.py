@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
-FLOOR = 1e-6  # the least probability a class is given, as the crops' odds are multiplied
+from vision.ink import log_odds, split_pair
+
 GREY_WEIGHT = 0.75  # the greyed crop's log-odds count three quarters: the same classifier
 #                    seeing the same shape again is no independent evidence (REALVAL10D and 14D,
 #                    140 scenes, and the bundled table_1's blurred 紅中: of the crops read 紅中
@@ -51,7 +52,7 @@ def weigh_shape(crops: Sequence[np.ndarray], probs: np.ndarray, rivals: dict[int
     ``GREY_WEIGHT`` (``classify``: the classifier's probabilities of a list of crops); other
     rows and classes are kept."""
     out = probs.copy()
-    first = out.argmax(axis=1) if len(out) else np.zeros(0, int)
+    first = out.argmax(axis=1)
     rows = [r for r in range(len(out)) if int(first[r]) in rivals]
     if not rows:
         return out
@@ -59,13 +60,6 @@ def weigh_shape(crops: Sequence[np.ndarray], probs: np.ndarray, rivals: dict[int
     for r, g in zip(rows, grey, strict=True):
         kind = int(first[r])
         rival = rivals[kind]
-        if g[rival] < RIVAL_SURE:
-            continue
-        p = out[r]
-        pair = float(p[kind] + p[rival])
-        odds = np.log(max(float(p[kind]), FLOOR)) - np.log(max(float(p[rival]), FLOOR)) \
-            + GREY_WEIGHT * (np.log(max(float(g[kind]), FLOOR)) - np.log(max(float(g[rival]),
-                                                                          FLOOR)))
-        p[kind] = pair / (1.0 + np.exp(-odds))
-        p[rival] = pair - p[kind]
+        if g[rival] >= RIVAL_SURE:
+            split_pair(out[r], kind, rival, GREY_WEIGHT * log_odds(g, kind, rival))
     return out

@@ -70,20 +70,34 @@ def green_log_odds(crop: np.ndarray) -> float | None:
     return float(np.clip(a * shift[0] + b * shift[1] + c, INK_FLOOR, INK_CAP))
 
 
+FLOOR = 1e-6  # the least probability a class is given where odds are taken
+
+
+def log_odds(p: np.ndarray, a: int, b: int) -> float:
+    """Log-odds of class ``a`` against ``b`` in one row of probabilities ``p``."""
+    return float(np.log(max(float(p[a]), FLOOR)) - np.log(max(float(p[b]), FLOOR)))
+
+
+def split_pair(p: np.ndarray, a: int, b: int, evidence: float) -> None:
+    """One row of probabilities ``p`` with the share of ``a`` and ``b`` split anew, in place,
+    by their odds plus ``evidence`` (log-odds of ``a`` against ``b`` from elsewhere: naive
+    Bayes); other classes keep theirs."""
+    pair = float(p[a] + p[b])
+    odds = log_odds(p, a, b) + evidence
+    p[a] = pair / (1.0 + np.exp(-odds))
+    p[b] = pair - p[a]
+
+
 def weigh_ink(crops: Sequence[np.ndarray], probs: np.ndarray, e: int, f: int) -> np.ndarray:
     """``probs`` (one row a crop) with each row's ``E`` + ``F`` share split anew by the
     classifier's odds times the ink's: other classes keep their probability."""
     out = probs.copy()
     for row, crop in enumerate(crops):
         p = out[row]
-        pair = float(p[e] + p[f])
-        if pair < MIN_PAIR:
+        if float(p[e] + p[f]) < MIN_PAIR:
             continue
         ink = green_log_odds(crop)
         if ink is None:
             continue
-        odds = np.log(max(float(p[f]), 1e-6)) - np.log(max(float(p[e]), 1e-6)) \
-            + INK_WEIGHT * ink
-        p[f] = pair / (1.0 + np.exp(-odds))
-        p[e] = pair - p[f]
+        split_pair(p, f, e, INK_WEIGHT * ink)
     return out
