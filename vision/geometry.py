@@ -1178,6 +1178,7 @@ def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarr
     left = a[order] - along[order] / 2  # both in tile widths
     right = a[order] + along[order] / 2
     gaps = [np.inf] + [float(left[j] - right[j - 1]) for j in range(1, len(order))]
+    _shifted_boxes_evened(gaps, order, dets.is_tile & ~sideways, layout.split_gap)
     if 0 < standing < len(order):
         gaps[standing] = np.inf  # the standing hand ends where the row's line begins
     start, melds = _melds_at_end(dets, order, gaps, sideways, seat, layout)
@@ -1204,6 +1205,31 @@ def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarr
     out.hand = [int(dets.class_id[r]) for r in seen]
     out.hand_rows = seen
     out.drawn_apart = start > 1 and gaps[start - 1] > layout.split_gap
+
+
+def _shifted_boxes_evened(gaps: list[float], order: list[int], upright: np.ndarray,
+                          split: float) -> None:
+    """Even out, in place, the gaps around a face box boxed off its tile along the row. Tiles
+    lying flat in a row never overlap, so an overlap deeper than ``split`` between two upright
+    faces is the box's error; the box moved by that much opens the gap on its other side by
+    as much (held-back ``tiles-real`` 4s boxed 0.3-0.4 widths toward its neighbour: the gap
+    it left opened the winner's ``456s 789s 999s`` into three melds, fresh REALVAL23D
+    table_s38_000093). The overlap is taken for no gap and given back to the wider of the
+    gaps beside it, where that one is wider than ``split`` (the box moved from there).
+    ``gaps[j]``: the gap before ``order[j]``; ``upright``: face-up, not sideways."""
+    n = len(order)
+    for k in range(1, n):
+        if gaps[k] >= -split or not (upright[order[k - 1]] and upright[order[k]]):
+            continue
+        # the box before the overlap moved forward (the gap before it opened) or the box
+        # after it moved back (the gap after it opened); the opened gap is the partner
+        sides = [j for j in (k - 1, k + 1) if 0 < j < n and gaps[j] > split
+                 and upright[order[j - 1]] and upright[order[j]]]
+        if not sides:
+            continue
+        j = min(sides, key=lambda i: abs(gaps[i] + gaps[k]))
+        gaps[j] += gaps[k]
+        gaps[k] = 0.0
 
 
 def _sets_beside_standing(dets: TileDetections, faces: list[int], sideways: np.ndarray,

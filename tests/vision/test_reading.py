@@ -734,6 +734,22 @@ def test_a_closed_hand_of_sets_is_not_cut_into_melds() -> None:
     assert s0.melds == [] and format_tiles(s0.hand) == "123m234p567789s"
 
 
+@pytest.mark.parametrize("toward", [1, -1], ids=["forward", "back"])
+def test_a_box_shifted_onto_its_neighbour_opens_no_gap_between_sets(toward: int) -> None:
+    """A hand's tile boxed 0.38 widths off its place along the row (a held-back 4s, fresh
+    REALVAL23D table_s38_000093): the gap it leaves on one side is as wide as a meld's, the
+    other side overlaps its neighbour as no two tiles lying flat do. The gap is the box's
+    error: the hand is not cut into ``456s 789s 999s`` melds."""
+    scene = Scene(seats=[SeatSpec(hand="123m55p456789999s"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    four = 5 if toward > 0 else 6  # the 4s boxed onto the 5s, or the 5s onto the 4s
+    assert format_tiles([int(dets.class_id[four])]) == ("4s" if toward > 0 else "5s")
+    step = dets.xyxy[four + toward] - dets.xyxy[four]
+    dets.xyxy[four] += 0.38 * step
+    s0 = _seat0(scene, dets)
+    assert s0.melds == [] and format_tiles(s0.hand) == "123m55p456789999s"
+
+
 def test_a_face_among_a_standing_hands_backs_is_a_stray() -> None:
     """A standing hand shows backs only: a back read as a face (or half of a sideways meld
     tile boxed twice) is no hand of one tile beside ten backs; the pung is read as before."""
