@@ -26,9 +26,11 @@ GREY_WEIGHT = 0.75  # the greyed crop's log-odds count three quarters: the same 
 #                    140 scenes, and the bundled table_1's blurred 紅中: of the crops read 紅中
 #                    or dots whose greyed crop reads the bamboo surely, 36 of 38 bamboo turned
 #                    and 1 of 42 紅中 or dots; counted whole, 38 and 3, that 紅中 among them)
-RIVAL_SURE = 0.5  # the greyed crop reads the rival more likely than all else together, or it
-#                   is no evidence (a 紅中 read unsurely, its greyed crop 1s at 0.20 and 紅中
-#                   at 0.004, is no bird: REALVAL10D table_s25_000016)
+RIVAL_SURE = 0.3  # the greyed crop reads the rival at least this likely, or it is no
+#                   evidence (a 紅中 read unsurely, its greyed crop 1s at 0.20 and 紅中 at
+#                   0.004, is no bird: REALVAL10D table_s25_000016). 0.3 rather than 0.5
+#                   (more likely than all else): REALVAL9D-20D, 23D and 26D read 11 seats and
+#                   35 face-up tiles more, two seats fewer (a 9p read 9s, a 9999p kong)
 
 
 def bamboo_rivals(names: Sequence[str]) -> dict[int, int]:

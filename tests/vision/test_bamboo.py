@@ -74,11 +74,21 @@ def test_a_blurred_red_dragon_stays_though_its_greyed_crop_reads_the_bird() -> N
 
 def test_a_greyed_crop_that_names_nothing_surely_is_no_evidence() -> None:
     """A 紅中 read unsurely whose greyed crop names no kind surely (the bird at 0.2, 紅中 at
-    0.004) stays 紅中: only a greyed crop more likely the bird than all else speaks."""
+    0.004) stays 紅中: only a greyed crop that leans to the bird (``RIVAL_SURE``) speaks."""
     classify, _ = greyed_says([0.004, 0.20, 0.796, 0.0, 0.0])
     probs = np.array([[0.55, 0.025, 0.425, 0.0, 0.0]], np.float32)
     out = bamboo.weigh_shape([crop(RED)], probs, RIVALS, classify)
     np.testing.assert_array_equal(out, probs)
+
+
+def test_a_greyed_crop_leaning_to_the_bamboo_under_half_still_speaks() -> None:
+    """Bamboo printed black and red, read 9p; greyed, 9s leads at 0.4 with 6s close: the
+    bamboo is the likeliest reading though under half (``RIVAL_SURE``), and it counts."""
+    classify, _ = greyed_says([0.0, 0.0, 0.35, 0.01, 0.40])
+    probs = np.array([[0.0, 0.0, 0.02, 0.58, 0.40]], np.float32)
+    out = bamboo.weigh_shape([crop(RED)], probs, RIVALS, classify)
+    assert out[0].argmax() == NINE_S
+    assert out[0, NINE_P] + out[0, NINE_S] == pytest.approx(0.98)
 
 
 def test_only_crops_read_as_a_kind_with_a_bamboo_rival_are_read_again() -> None:
