@@ -1,4 +1,4 @@
-"""``python -m vision.training.hue``: hue-turned copies of the bamboo suit's crops (no torch)."""
+"""``python -m vision.training.hue``: hue-turned or greyed copies of classifier crops (no torch)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.training.hue import hue_copies, hue_turned, main
+from vision.bamboo import greyed
+from vision.training.hue import grey_copies, hue_copies, hue_turned, main
 
 
 def _crop(colour: tuple[int, int, int]) -> np.ndarray:
@@ -61,3 +62,23 @@ def test_a_kind_without_crops_or_an_unreadable_crop_is_named(tmp_path: Path) -> 
     (data / "1s" / "bad.png").write_bytes(b"not a png")
     with pytest.raises(ValueError, match=r"bad\.png: not a readable image"):
         hue_copies(data, tmp_path / "out", ("1s",))
+
+
+def test_greyed_copies_are_a_seeded_share_of_each_kind_greyed_as_the_reading_greys(
+        tmp_path: Path) -> None:
+    data = _folder(tmp_path / "train")
+    for i in range(3, 40):
+        cv2.imwrite(str(data / "1s" / f"c{i}.png"), _crop((40, 160, 40)))
+    n = grey_copies(data, tmp_path / "a", ("1s", "C"), 0.5, seed=7)
+    made = sorted((tmp_path / "a" / "1s").iterdir())
+    assert n == len(made) + len(list((tmp_path / "a" / "C").iterdir()))
+    assert 12 <= len(made) <= 28  # about half of the 40
+    assert all(p.name.startswith("grey_c") for p in made)
+    source = cv2.imread(str(data / "1s" / made[0].name.removeprefix("grey_")))
+    assert np.array_equal(cv2.imread(str(made[0])), greyed(source))
+    main(["--grey", "0.5", "--data", str(data), "--out", str(tmp_path / "b"),
+          "--kinds", "1s,C", "--seed", "7"])
+    assert sorted(p.name for p in (tmp_path / "b" / "1s").iterdir()) == [p.name for p in made]
+    assert grey_copies(data, tmp_path / "c", ("C",), 1.0) == 3
+    with pytest.raises(ValueError, match="share of crops to grey"):
+        grey_copies(data, tmp_path / "d", ("C",), 0.0)
