@@ -113,8 +113,9 @@ def test_the_shipped_reader_checks_the_bamboo_unless_told_not_to_weigh_colour() 
     from vision.evaluate import load_model
 
     models = default_models_dir()
-    names = list(load_model(models).cls.names)
-    rivals = load_model(models)._bamboo_rivals
+    reader = load_model(models)
+    names = list(reader.cls.names)
+    rivals = reader._bamboo_rivals
     assert rivals[names.index("C")] == names.index("1s")
     assert rivals[names.index("9p")] == names.index("9s") and len(rivals) == 10
     assert load_model(models, ink=False)._bamboo_rivals == {}
