@@ -1026,11 +1026,19 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
         if len(mine):
             near |= _beside_flowers(loose, mine, d, a)
         if near.any():
-            for r in loose[near].tolist():
-                kind = _runner_up(dets, r, flower=True)
-                if kind is not None:
-                    role[r] = "flower"
-                    flower_reads[r] = kind
+            # the row runs on: a tile in line beside one just named a flower is looked at too
+            looked = np.zeros(len(loose), bool)
+            while near.any():
+                named = []
+                for r in loose[near].tolist():
+                    kind = _runner_up(dets, r, flower=True)
+                    if kind is not None:
+                        role[r] = "flower"
+                        flower_reads[r] = kind
+                        named.append(r)
+                looked |= near
+                near = ~looked & _beside_flowers(loose, np.array(named, int), d, a) \
+                    if named else np.zeros(len(loose), bool)
             if flower_reads.keys() & set(readings[k].hand_rows):
                 readings[k].hand_rows = [r for r in readings[k].hand_rows
                                          if r not in flower_reads]

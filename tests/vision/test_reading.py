@@ -1626,3 +1626,18 @@ def test_a_claimed_tile_boxed_short_is_still_the_melds_claimed_tile(camera: np.n
     narrow[tile, [0, 2]] += np.array([1, -1]) * (narrow[tile, 2] - narrow[tile, 0]) * 0.1
     s0 = read_table(dets.with_(xyxy=narrow), corners).seats[0]
     assert format_tiles(s0.hand) == "22m123445566p" and len(s0.melds) == 1
+
+
+def test_flowers_misread_as_suit_tiles_in_a_row_beside_one_another_are_flowers() -> None:
+    """A standing hand's seat shows four flowers in a row, the two at its far end of a look
+    never trained on, read 1s with their own flower behind: the one beside f3 is a flower,
+    and so is the one beside it in turn (fresh real-face REALVAL10D table_s25_000114: three
+    of five flowers read 1s, 3p and 1s were taken for discards)."""
+    scene = Scene(seats=[SeatSpec(hidden=13, flowers="f1f2f3f4"), *OTHER_HANDS])
+    dets, truth = detections(scene, top_down(), {13: ONE_S, 14: ONE_S})
+    for body in (13, 14):
+        dets.topk_ids[body] = [ONE_S, truth[body], -1]
+        dets.topk_probs[body] = [0.9, 0.05, 0.0]
+    s0 = _seat0(scene, dets)
+    assert format_tiles(s0.flowers) == "f1f2f3f4"
+    assert s0.discards == []
