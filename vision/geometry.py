@@ -958,10 +958,15 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
             inline = _beside_flowers(pond, mine_fl, d, a)
             if not inline.all():
                 pond = pond[~inline]
+        # flowers lie in front of the hand, behind the wall: a row of backs with the seat's
+        # flowers lying just inside it is a standing hand, not the wall, however near the
+        # pond lies (a wall's seat's flowers lie beyond it)
+        flowers_in = bool(len(mine_fl)) and bool(backs[o].any()) and \
+            row_d - FLOWER_BAND <= float(np.median(d[mine_fl])) < row_d
         if len(pond):  # the pond ends about 2.4 widths inside the wall, 5.4 inside the hand;
             # a tile nearer is a flower read as a suit tile (flowers lie 1.3 widths in front
             # of the hand) when the row is longer than a pond's and as far out as other hands
-            is_hand = row_d - float(d[pond].max()) > 3.9 or (
+            is_hand = flowers_in or row_d - float(d[pond].max()) > 3.9 or (
                 int(face_up[o].sum()) > POND_ROW and bool(others)
                 and row_d >= max(others) - 1.0)
         elif len(mine_fl):  # flowers lie in front of the hand, behind the wall

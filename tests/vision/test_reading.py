@@ -1641,3 +1641,21 @@ def test_flowers_misread_as_suit_tiles_in_a_row_beside_one_another_are_flowers()
     s0 = _seat0(scene, dets)
     assert format_tiles(s0.flowers) == "f1f2f3f4"
     assert s0.discards == []
+
+
+def test_a_standing_hand_with_its_flowers_in_front_is_a_hand_however_near_the_pond() -> None:
+    """A standing hand and a chow in one row, three flowers in front of them, one read 1s
+    (f4 behind it) and so taken for the pond's nearest tile: the pond seemed to lie as near
+    the row as it lies to a wall, and the row was dropped, its chow read as discards. The
+    seat's flowers lying just inside the row say it is the hand (fresh real-face REALVAL9D
+    table_s24_000119: a standing hand and `111p` read as a wall and discards)."""
+    scene = Scene(seats=[SeatSpec(hidden=11, melds=[("chow", "789p", 0)], flowers="f1f2f4"),
+                         *OTHER_HANDS])
+    dets, truth = detections(scene, top_down())
+    body = truth.index(F4)
+    dets, _ = detections(scene, top_down(), {body: ONE_S})
+    dets.topk_ids[body] = [ONE_S, F4, -1]
+    dets.topk_probs[body] = [0.68, 0.25, 0.0]
+    s0 = _seat0(scene, dets)
+    assert s0.hidden == 11 and [format_tiles(m.tiles) for m in s0.melds] == ["789p"]
+    assert format_tiles(s0.flowers) == "f1f2f4" and s0.discards == []
