@@ -958,19 +958,19 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
             inline = _beside_flowers(pond, mine_fl, d, a)
             if not inline.all():
                 pond = pond[~inline]
-        # flowers lie in front of the hand, behind the wall: a row of backs with the seat's
-        # flowers lying just inside it is a standing hand, not the wall, however near the
-        # pond lies (a wall's seat's flowers lie beyond it)
-        flowers_in = bool(len(mine_fl)) and bool(backs[o].any()) and \
-            row_d - FLOWER_BAND <= float(np.median(d[mine_fl])) < row_d
+        # flowers lie in front of the hand, behind the wall (a wall's seat's flowers lie
+        # beyond it): a row of backs with the seat's flowers lying just inside it is a
+        # standing hand, not the wall, however near the pond lies
+        flowers_d = float(np.median(d[mine_fl])) if len(mine_fl) else np.inf
+        flowers_in = bool(backs[o].any()) and row_d - FLOWER_BAND <= flowers_d < row_d
         if len(pond):  # the pond ends about 2.4 widths inside the wall, 5.4 inside the hand;
             # a tile nearer is a flower read as a suit tile (flowers lie 1.3 widths in front
             # of the hand) when the row is longer than a pond's and as far out as other hands
             is_hand = flowers_in or row_d - float(d[pond].max()) > 3.9 or (
                 int(face_up[o].sum()) > POND_ROW and bool(others)
                 and row_d >= max(others) - 1.0)
-        elif len(mine_fl):  # flowers lie in front of the hand, behind the wall
-            is_hand = float(np.median(d[mine_fl])) < row_d
+        elif len(mine_fl):
+            is_hand = flowers_d < row_d
         else:
             is_hand = not (full and row_d < max(full.values()) - 2.0)
         if not is_hand:
@@ -1042,8 +1042,7 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
                         flower_reads[r] = kind
                         named.append(r)
                 looked |= near
-                near = ~looked & _beside_flowers(loose, np.array(named, int), d, a) \
-                    if named else np.zeros(len(loose), bool)
+                near = ~looked & _beside_flowers(loose, np.array(named, int), d, a)
             if flower_reads.keys() & set(readings[k].hand_rows):
                 readings[k].hand_rows = [r for r in readings[k].hand_rows
                                          if r not in flower_reads]
