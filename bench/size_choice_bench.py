@@ -6,7 +6,8 @@ Run: ``python bench/size_choice_bench.py --data WORK/val [--prefix dice] [--firs
 ``--prefix`` are detected in name order, ``--first`` moved to the front, three ways: as frames
 of one camera (the first photo with enough boxes fixes the size, what ``detect`` did before each
 still chose), each photo choosing (``Detector(stills=True)``, what ``detect``, ``read`` and
-``eval`` do), and all at the exported size. Prints, for each, the dice found (a die box at IoU
+``eval`` do), and all at the exported size; the boxes counted are those ``detect`` lists
+(``Detector.shown``). Prints, for each, the dice found (a die box at IoU
 0.5 or more, one box each) and read right, the die boxes on no labeled die, and how many photos
 ran at the table size.
 ``--sizes 640 ...`` adds runs with every photo at those input sizes, and every run splits the
@@ -58,7 +59,7 @@ def main() -> int:
         right = at_table = extra = 0
         by_side = np.zeros((len(bins), 2), int)  # (found, dice) by the label's short side
         for item in data:
-            dets = det.detect(load_image(item.image))
+            dets = det.shown(det.detect(load_image(item.image)))
             at_table += det.size_used == TABLE_SIZE
             rows = np.flatnonzero(dets.is_die)
             sides = (item.gt.boxes[:, 2:] - item.gt.boxes[:, :2]).min(axis=1)

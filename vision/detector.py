@@ -580,6 +580,14 @@ class Detector:
         dets = self.last_found = self.find(image, conf)
         return self.name(image, dets)
 
+    def shown(self, dets: TileDetections) -> TileDetections:
+        """The boxes ``mjtable detect`` lists: a tile face only where its confidence, the
+        detector's times the classifier's, reaches the threshold, as ``mjtable eval`` counts
+        tiles. A tile box found surely but named unsurely is more often a tile half in view
+        than one more tile (the reading of a table keeps them all and weighs them by their
+        place); a die box is a die whatever its face's odds, so dice stay as found."""
+        return dets[~dets.is_tile | (dets.confidence >= self.conf)]
+
     def name(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """What the detection stage found, named: coarse tiles by the crop classifier (in
         batches), die faces by the die classifier and by their pips."""

@@ -16,9 +16,11 @@ import pytest
 from scoring.tiles import CLASS_NAMES
 from tests.vision.onnx_graphs import (
     MANIFEST_NAMES,
+    centre_pixel_classifier,
     fixed_detector,
     manifest_boxes,
     photo_scale_detector,
+    red_for_class,
 )
 from ui.cli import main
 from vision.capture import load_image
@@ -54,6 +56,30 @@ def test_eval_runs_what_detect_runs(tmp_path: Path, capsys) -> None:
     assert report.evaluation.images == 3
     assert sum(report.evaluation.confusions.values()) == 28  # 12 + 4 + 12 on nothing labeled
     assert named(ours[1], {"1m"}).names == ["1m"] * 4
+
+
+def test_detect_lists_what_eval_counts_with_a_crop_classifier(tmp_path: Path, capsys) -> None:
+    """Two tile boxes found (0.9 and 0.4), both named 5m by a crop classifier sure of it at
+    0.56: the second's confidence, 0.4 x 0.56, falls under the threshold, so `detect` lists
+    the first alone, as eval counts it at the operating threshold (it listed both before)."""
+    names = [*CLASS_NAMES[:42], *(f"die{k}" for k in range(1, 7))]
+    models = tmp_path / "models"
+    models.mkdir()
+    fixed_detector(models / "detector.onnx", ["tile", "tile_back", "die"],
+                   [(160, 160, 64, 64, 0, 0.9), (480, 480, 64, 64, 0, 0.4)])
+    centre_pixel_classifier(models / "classifier.onnx", names, sharpness=1.0)
+    image = np.zeros((640, 640, 3), np.uint8)
+    image[..., 2] = red_for_class(names.index("5m"), len(names))
+    path = tmp_path / "a.png"
+    cv2.imwrite(str(path), image)
+    assert main(["detect", "--no-flips", "--json", "--models", str(models), str(path)]) == 0
+    shown = json.loads(capsys.readouterr().out)["detections"]
+    assert [(d["label"], d["box"]) for d in shown] == [("5m", [128.0, 128.0, 192.0, 192.0])]
+    assert 0.45 < shown[0]["confidence"] < 0.55
+    detector = load_model(models, flips=False)
+    dets = detector.detect(image, conf=0.01)  # as evaluate() asks
+    assert len(dets) == 2
+    assert dets[dets.confidence >= detector.conf].to_json_list() == shown
 
 
 def perfect_models(manifest: dict, folder: Path) -> Path:

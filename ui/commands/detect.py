@@ -21,8 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", help="picture files")
     p.add_argument("--json", action="store_true", help="one JSON line per image")
     p.add_argument("--conf", type=CONFIDENCE, default=0.25, metavar="C",
-                   help="minimum confidence 0..1 that an object is there (default 0.25); with a "
-                        "crop classifier the reported confidence is that times the class "
+                   help="minimum confidence 0..1 (default 0.25) of a box listed: that an "
+                        "object is there, times, with a crop classifier, its class's "
                         "probability")
     p.add_argument("--models", type=Path, help="folder holding detector.onnx "
                    "(and classifier.onnx, dice.onnx, dice_finder.onnx); default: the shipped "
@@ -40,7 +40,7 @@ def detect_json(path: str, detector) -> dict:  # type: ignore[no-untyped-def]
     from vision.capture import load_image
 
     image = load_image(path)
-    dets = detector.detect(image)
+    dets = detector.shown(detector.detect(image))
     dets = dets[~dets.is_back]  # face-down tiles have no label in the rules notation
     h, w = image.shape[:2]
     return {"image": path, "width": w, "height": h, "detections": dets.to_json_list()}
