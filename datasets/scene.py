@@ -276,12 +276,14 @@ def uses_photos(faces: str, seed: int, index: int, kind: str) -> bool:
 def make_scene(kind: str, seed: int, index: int, size: tuple[int, int] | None = None, *,
                flat: bool = False, styles: list[str] | None = None, faces: str = "art",
                fold: str = "train", showdowns: float | None = None,
-               ruleset: str | None = None) -> Scene:
+               ruleset: str | None = None, turn: float | None = None) -> Scene:
     """One scene; ``faces`` and ``fold`` say where its tile faces come from (module doc).
 
     ``showdowns`` is the chance that a table is at a showdown (every hand laid face up); by
     default the game's own (rare, as in play), for validation sets that score winners' hands.
     ``ruleset`` makes a showdown winner's hand a win under those rules (named in the manifest).
+    ``turn``: a table's camera turned about it by up to this many degrees either way, evenly
+    (default: set square to the table, within a few degrees).
     """
     if kind not in KINDS:
         raise ValueError(f"unknown scene kind {kind!r}; choose one of {', '.join(KINDS)}")
@@ -297,7 +299,7 @@ def make_scene(kind: str, seed: int, index: int, size: tuple[int, int] | None = 
         showdown = None if showdowns is None else bool(np.random.default_rng(
             [seed, index, KINDS.index(kind), 29]).random() < showdowns)
         return _table(seed, index, size, rng, prng, look, tsize, flat, photos, showdown,
-                      ruleset)
+                      ruleset, turn)
     builder = {"hand": _hand, "dice": _dice}[kind]
     return builder(seed, index, size, rng, prng, look, tsize, flat, photos)
 
@@ -377,14 +379,16 @@ def _finish_scene(kind: str, seed: int, index: int, bodies: list[Body], camera: 
 def _table(seed: int, index: int, size: tuple[int, int], rng: np.random.Generator,
            prng: random.Random, look: textures.TileLook, tsize: TileSize, flat: bool,
            photos: PhotoFaces | None, showdown: bool | None = None,
-           ruleset: str | None = None) -> Scene:
+           ruleset: str | None = None, turn: float | None = None) -> Scene:
     game = sample_game(prng, showdown=showdown, ruleset=ruleset)
     bodies = table_layout(game, tsize, rng)
     centre = np.array([rng.normal(0, 30), rng.normal(0, 30), 0.0])
     bodies += dice_pair(game.dice, centre, rng)
     w, h = size
     tilt = float(np.radians(rng.uniform(0, 28)))
-    yaw = float(rng.integers(4) * np.pi / 2 - np.pi / 2 + rng.normal(0, 0.12))
+    quarter = rng.integers(4) * np.pi / 2 - np.pi / 2
+    off = rng.normal(0, 0.12) if turn is None else rng.uniform(-1, 1) * np.radians(turn)
+    yaw = float(quarter + off)
     dist = float(rng.uniform(850, 1300))
     half_view = 470 * rng.uniform(0.95, 1.15)  # table half-size that fits the short side
     focal = min(w, h) / 2 * dist / half_view

@@ -50,6 +50,7 @@ class SynthJob:
     faces: str = "art"  # art | real | mix: a scene's photos come from its own split's fold
     showdowns: float | None = None  # chance of a showdown table; None: the game's own
     ruleset: str | None = None  # a showdown winner's hand is a win under these rules
+    turn: float | None = None  # degrees a table's camera may turn either way; None: square
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,8 @@ def _render_one(job: SynthJob, index: int, split: str) -> tuple[int, int]:
     size = job.size or DEFAULT_SIZES[kind]
     scene = make_scene(kind, job.seed, index, size, flat=job.flat,
                        styles=list(job.styles) if job.styles else None, faces=job.faces,
-                       fold=split, showdowns=job.showdowns, ruleset=job.ruleset)
+                       fold=split, showdowns=job.showdowns, ruleset=job.ruleset,
+                       turn=job.turn)
     name = scene_name(kind, job.seed, index)
     suffix = ".png" if job.flat else ".jpg"
     img_path = job.out / "images" / split / (name + suffix)
@@ -166,14 +168,16 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
                workers: int = 1, val_fraction: float = 0.2, overwrite: bool = False,
                flat: bool = False, styles: list[str] | None = None,
                progress: bool = True, faces: str = "art",
-               showdowns: float | None = None, ruleset: str | None = None) -> SynthSummary:
+               showdowns: float | None = None, ruleset: str | None = None,
+               turn: float | None = None) -> SynthSummary:
     """Render ``scenes`` scenes into ``out`` (see the module docstring).
 
     ``faces="real"`` dresses every scene with photo faces from the fold of its own split
     (scenes in ``val`` only held-back photos), ``"mix"`` half of them; ``val_fraction=1``
     makes every scene a validation scene. ``showdowns`` sets the chance that a table scene is
     at a showdown (default: the game's own, about 12%); ``ruleset`` makes each showdown
-    winner's hand a win under those rules (default: any complete hand).
+    winner's hand a win under those rules (default: any complete hand); ``turn`` turns each
+    table's camera about it by up to that many degrees either way (default: nearly square).
     """
     if kind not in (*KINDS, "mix"):
         raise ValueError(f"unknown scene kind {kind!r}; choose one of {', '.join(KINDS)}, mix")
@@ -186,6 +190,8 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
         raise ValueError(f"unknown face source {faces!r}; choose one of {', '.join(FACE_SOURCES)}")
     if showdowns is not None and not 0.0 <= showdowns <= 1.0:
         raise ValueError(f"showdowns must be a chance in [0, 1], got {showdowns}")
+    if turn is not None and not 0.0 <= turn <= 45.0:
+        raise ValueError(f"turn must be 0..45 degrees, got {turn}")
     if ruleset is not None:
         from scoring.rulesets.registry import get_ruleset
 
@@ -207,7 +213,7 @@ def synthesize(out: Path | str, scenes: int, seed: int = 0, kind: str = "table",
     if not flat:
         build_face_banks(fold, faces)
     job = SynthJob(out, seed, kind, size, class_set, flat, tuple(styles) if styles else None,
-                   faces, showdowns, ruleset)
+                   faces, showdowns, ruleset, turn)
     tasks = [(job, i, fold[str(i)]) for i in range(scenes)]
     bar = Progress(scenes, f"synth {kind}", enabled=progress)
     boxes = 0

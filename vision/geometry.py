@@ -198,7 +198,7 @@ class TableCalibration:
         norm = np.array([[1 / r, 0, -width / 2 / r], [0, 1 / r, -height / 2 / r], [0, 0, 1]])
         h = persp @ norm
         pts = cv2.perspectiveTransform(c.reshape(-1, 1, 2), h).reshape(-1, 2)
-        turn = _row_angle(pts)  # a table turned under the camera: square its rows first
+        turn = row_angle(pts)  # a table turned under the camera: square its rows first
         ct, st = np.cos(-turn), np.sin(-turn)
         unturn = np.array([[ct, -st, 0], [st, ct, 0], [0, 0, 1]])
         h = unturn @ h
@@ -286,7 +286,7 @@ def on_table(pts: np.ndarray, edge: np.ndarray, faces: np.ndarray | None = None,
     return keep
 
 
-def _row_angle(pts: np.ndarray) -> float:
+def row_angle(pts: np.ndarray) -> float:
     """How far the table is turned from the picture's axes (radians, within +-45 degrees),
     from the rows its tiles lie in: each tile's nearest neighbour lies along its row (or
     across it, a quarter turn away), so the step to it, its angle taken four times over,

@@ -49,10 +49,12 @@ from vision.reading import (
     seat_states,
     showing_fourteen,
     spare_winner,
+    squared_corners,
     table_waits,
 )
 from vision.region import Region, inside, table_region
 from vision.repair import MAX_TRIES, Repair, winning_test
+from vision.squaring import Squaring
 from vision.stability import (
     STABLE_READINGS,
     STABLE_S,
@@ -158,6 +160,10 @@ class Pipeline:
         self.stability = Stabilizer(stable_s, stable_readings)
         self._turns_indicator = rules_for(ruleset).turns_indicator
         self.calibration: TableCalibration | None = None
+        # a table turned under the camera: every frame is read turned square (found on the
+        # first frame calibrated, and again when the camera moves), and its corners there
+        self.squaring: Squaring | None = None
+        self._squared_corners: list[list[float]] | None = None
         # frame px of the table once it is calibrated (vision/region.py): what is read; None:
         # the whole frame (not calibrated yet, or the detector cannot run on windows)
         self.region: Region | None = None
@@ -252,6 +258,8 @@ class Pipeline:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         image = check_image(frame.image, frame.name or f"frame {frame.index}")
+        if self.squaring is not None:  # a table turned under the camera: read turned square
+            image = self.squaring.image(image)
         thumb = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), THUMB,
                            interpolation=cv2.INTER_AREA).astype(np.int16)
         prev, self._prev_thumb = self._prev_thumb, thumb
@@ -312,7 +320,17 @@ class Pipeline:
                 self._moving_since = frame.time
         assert dets is not None
         if self.calibration is None or (not reused and moved):
-            self.calibration = calibrate(image, self.corners, self.bottom_seat, dets)
+            if self.squaring is None:
+                squaring = Squaring.of(dets, (image.shape[1], image.shape[0]))
+                if squaring is not None:  # the frame is read again, turned square
+                    self._start(squaring, squared_corners(image, squaring, self.corners, dets))
+                    return self.process_frame(frame)
+            elif moved:  # how the camera is turned now is found on the frame as it is
+                self._start(None, None)
+                return self.process_frame(frame)
+            corners = self.corners if self.squaring is None else self._squared_corners
+            self.calibration = calibrate(image, corners, self.bottom_seat, dets,
+                                         look=self.squaring is None)
             self._calib_thumb = thumb
             dets = self._restrict(image, dets)
         timings["detect"] = time.perf_counter() - t0
@@ -334,10 +352,23 @@ class Pipeline:
         else:
             events = self._stabilize(frame, table, fixed, fresh=not reused)
         timings["read"] = time.perf_counter() - t1
+        if self.squaring is not None:  # boxes in the frame's own pixels, as it is drawn
+            table = self.squaring.table_back(table)
         return FrameResult(frame=frame, detections=table.detections, table=table, repair=fixed,
                            hands=list(self.hands), dice=self.dice,
                            hand_dice=self.hand_dice(), events=events,
                            reused=reused, timings=timings)
+
+    def _start(self, squaring: Squaring | None, corners: list[list[float]] | None) -> None:
+        """Read from the next frame on as a new camera is read, turned by ``squaring`` (the
+        game's state so far is kept: the seats are where they were)."""
+        self.squaring, self._squared_corners = squaring, corners
+        self.calibration, self.region, self._calib_thumb = None, None, None
+        self._prev_thumb = self._last_thumb = None
+        self._last_dets, self._last_reading = None, None
+        self._last_change, self._changed_at, self._moving_since = None, None, None
+        if self.changes is not None:
+            self.changes = ChangeTracker()
 
     def _read(self, dets: TileDetections, still: bool,
               image: np.ndarray) -> tuple[TableReading, Repair]:

@@ -27,9 +27,11 @@ from vision.geometry import (
     TableLayout,
     TableReading,
     find_table_corners,
+    order_corners,
     read_table,
 )
 from vision.repair import MAX_TRIES, Repair, finish_hand, repair, winning_test
+from vision.squaring import Squaring
 from vision.unsure import unsure_tiles
 
 
@@ -221,13 +223,14 @@ def table_waits(reading: TableReading, ruleset: str | None = None,
 
 
 def calibrate(image: np.ndarray, corners: Sequence[Sequence[float]] | None = None,
-              bottom_seat: int = 0, dets: TileDetections | None = None) -> TableCalibration:
-    """Corners given, else found in the picture, else estimated from the tiles' sizes
-    (``dets``), else the whole picture is the table; ``bottom_seat`` sits at the bottom edge
-    of the picture."""
+              bottom_seat: int = 0, dets: TileDetections | None = None,
+              look: bool = True) -> TableCalibration:
+    """Corners given, else found in the picture (``look``), else estimated from the tiles'
+    sizes (``dets``), else the whole picture is the table; ``bottom_seat`` sits at the bottom
+    edge of the picture."""
     if corners is not None:
         return TableCalibration.from_corners(corners, bottom_seat)
-    found = find_table_corners(image)
+    found = find_table_corners(image) if look else None
     if found is not None and (dets is None or _holds_tiles(found, dets)):
         return TableCalibration.from_corners(found.tolist(), bottom_seat)
     h, w = image.shape[:2]
@@ -417,8 +420,32 @@ def read_image(image: np.ndarray, detector: Any, *, ruleset: str,
                corners: Sequence[Sequence[float]] | None = None, bottom_seat: int = 0,
                **kwargs: Any) -> ImageReading:
     """A photo of the table to a hand record: ``detector`` is a :class:`vision.Detector`;
-    ``kwargs`` go to :func:`read_detections` (dealer, winner, by, from_seat, winning_tile)."""
+    ``kwargs`` go to :func:`read_detections` (dealer, winner, by, from_seat, winning_tile).
+
+    A table turned under the camera is read in the picture turned to square it
+    (:class:`vision.squaring.Squaring`), its boxes given back in the picture's pixels."""
     dets = detector.detect(image)
-    kwargs.setdefault("name_at", name_at_of(detector, image))
-    return read_detections(dets, calibrate(image, corners, bottom_seat, dets), ruleset=ruleset,
-                           **kwargs)
+    squaring = Squaring.of(dets, (image.shape[1], image.shape[0]))
+    if squaring is None:
+        kwargs.setdefault("name_at", name_at_of(detector, image))
+        return read_detections(dets, calibrate(image, corners, bottom_seat, dets),
+                               ruleset=ruleset, **kwargs)
+    at = squared_corners(image, squaring, corners, dets)
+    view = squaring.image(image)
+    dets = detector.detect(view)
+    kwargs.setdefault("name_at", name_at_of(detector, view))
+    reading = read_detections(dets, calibrate(view, at, bottom_seat, dets, look=False),
+                              ruleset=ruleset, **kwargs)
+    return squaring.reading_back(reading)
+
+
+def squared_corners(image: np.ndarray, squaring: Squaring,
+                    corners: Sequence[Sequence[float]] | None,
+                    dets: TileDetections) -> list[list[float]] | None:
+    """The table's corners in the squared view: those given, else those found in the picture
+    itself where they hold its tiles (``dets``, found in the picture), as :func:`calibrate`
+    finds them (in the view, the picture's own turned edges would outline no table)."""
+    if corners is None:
+        found = find_table_corners(image)
+        corners = found if found is not None and _holds_tiles(found, dets) else None
+    return None if corners is None else order_corners(squaring.points(corners)).tolist()

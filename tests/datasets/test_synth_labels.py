@@ -79,6 +79,27 @@ def test_scene_is_a_function_of_its_seed() -> None:
     assert a.encoded != c.encoded
 
 
+def test_a_turned_camera_turns_the_tables_rows() -> None:
+    """``turn``: the camera turned about the table by up to that many degrees either way,
+    evenly; by default it is set square within a few degrees (the rows' angle measured from
+    the labeled face-up tiles, as the reader measures it)."""
+    from vision.geometry import row_angle
+
+    def rows(turn: float | None) -> list[float]:
+        out = []
+        for index in range(6):
+            scene = make_scene("table", 5, index, SMALL, flat=True, turn=turn)
+            faces = np.array([lab.xyxy for lab in scene.labels if lab.cls < 42], float)
+            out.append(abs(np.degrees(row_angle((faces[:, :2] + faces[:, 2:]) / 2))))
+        return out
+
+    square, turned = rows(None), rows(45.0)
+    assert max(square) < 15.0, square
+    assert max(turned) > 25.0 and max(turned) <= 45.0, turned
+    with pytest.raises(ValueError, match=r"turn must be 0\.\.45 degrees, got 50"):
+        synthesize(Path("unused"), 1, turn=50.0)
+
+
 def _art() -> bool:
     from tests.datasets.conftest import HAVE_ART
 

@@ -84,6 +84,10 @@ def register_more(sub: argparse._SubParsersAction) -> None:
     syn.add_argument("--ruleset", choices=known_rulesets(), default=None,
                      help="make each showdown winner's hand a win under these rules and name "
                           "them in the manifest (default: any complete hand)")
+    syn.add_argument("--turn", type=number(float, 0, 45, unit="degrees"), default=None,
+                     metavar="DEG", help="turn each table's camera about it by up to DEG "
+                     "degrees either way, evenly (default: set square to the table, within a "
+                     "few degrees)")
     syn.add_argument("--style", action="append", default=None,
                      help="only these art styles (repeatable; default all available)")
     syn.add_argument("--flat", action="store_true",
@@ -184,7 +188,7 @@ def _synth(args: argparse.Namespace) -> int:
                          class_set=args.classes, workers=args.workers, val_fraction=args.val,
                          overwrite=args.overwrite, flat=args.flat, styles=args.style,
                          progress=not args.quiet, faces=args.faces,
-                         showdowns=args.showdowns, ruleset=args.ruleset)
+                         showdowns=args.showdowns, ruleset=args.ruleset, turn=args.turn)
     print(summary)
     return 0
 
