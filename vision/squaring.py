@@ -22,6 +22,19 @@ LEAST_TILES = 12  # tiles and backs that must be found to tell how the rows run
 MARGIN = 3.0  # tile lengths of view kept beyond the farthest tile found
 
 
+def turned_picture(picture: np.ndarray, degrees: float) -> np.ndarray:
+    """``picture`` as a camera turned ``degrees`` about its axis takes it, nothing cut off
+    (the corners beyond it its median colour): what the tests and ``bench/turned_bench.py``
+    read."""
+    h, w = picture.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    c, s = abs(matrix[0, 0]), abs(matrix[0, 1])
+    size = (int(w * c + h * s), int(w * s + h * c))
+    matrix[:, 2] += (size[0] / 2 - w / 2, size[1] / 2 - h / 2)
+    fill = tuple(float(v) for v in np.median(picture.reshape(-1, 3), axis=0))
+    return cv2.warpAffine(picture, matrix, size, borderValue=fill)
+
+
 @dataclass(frozen=True)
 class Squaring:
     """The turn of a picture about its tiles' middle that squares the table's rows. The view

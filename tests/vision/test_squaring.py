@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -14,7 +13,7 @@ from vision.detections import TileDetections
 from vision.detector import default_models_dir, load_detector
 from vision.evaluate import scene_setting
 from vision.reading import read_image
-from vision.squaring import SQUARE_FROM, Squaring
+from vision.squaring import SQUARE_FROM, Squaring, turned_picture
 
 SAMPLES = Path(__file__).resolve().parents[2] / "vision" / "samples"
 FRAME = (1920, 1080)
@@ -82,18 +81,6 @@ def test_the_view_reaches_as_far_as_the_tiles_do() -> None:
     assert (np.abs(view.astype(int) - [40, 120, 40]).max(axis=2) <= 1).all()  # cloth, no edge
 
 
-def turned(picture: np.ndarray, degrees: float) -> np.ndarray:
-    """The photo as a camera turned ``degrees`` about its axis takes it, nothing cut off
-    (the corners beyond it the cloth's colour)."""
-    h, w = picture.shape[:2]
-    m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    c, s = abs(m[0, 0]), abs(m[0, 1])
-    size = (int(w * c + h * s), int(w * s + h * c))
-    m[:, 2] += (size[0] / 2 - w / 2, size[1] / 2 - h / 2)
-    fill = tuple(float(v) for v in np.median(picture.reshape(-1, 3), axis=0))
-    return cv2.warpAffine(picture, m, size, borderValue=fill)
-
-
 def seats(reading) -> list[tuple]:  # type: ignore[no-untyped-def]
     return [(sorted(s.hand), sorted(tuple(sorted(m.tiles)) for m in s.melds), sorted(s.flowers))
             for s in reading.table.seats]
@@ -111,7 +98,7 @@ def test_a_table_turned_under_the_camera_reads_as_it_does_square() -> None:
     square = read_image(photo, detector, **setting)
     assert square.record is not None and square.record["wins"][0]["seat"] == 2
     for degrees in (35.0, -30.0):
-        reading = read_image(turned(photo, degrees), detector, **setting)
+        reading = read_image(turned_picture(photo, degrees), detector, **setting)
         assert seats(reading) == seats(square), degrees
         assert reading.record is not None
         assert reading.record["wins"] == square.record["wins"]
@@ -131,7 +118,7 @@ def test_a_camera_turned_over_the_table_is_watched_square() -> None:
     photo = load_image(SAMPLES / "table_2.jpg")
     setting = scene_setting(manifest)
     square = read_image(photo, load_detector(None, stills=True), **setting)
-    frame = turned(photo, 35.0)
+    frame = turned_picture(photo, 35.0)
     pipe = Pipeline(None, load_detector(None), **setting)
     record = None
     for i in range(LIVE_FRAMES):
