@@ -12,7 +12,7 @@ from vision.capture import load_image
 from vision.detections import TileDetections
 from vision.detector import default_models_dir, load_detector
 from vision.evaluate import scene_setting
-from vision.reading import read_image
+from vision.reading import read_image, squared_corners
 from vision.squaring import SQUARE_FROM, Squaring, turned_picture
 
 SAMPLES = Path(__file__).resolve().parents[2] / "vision" / "samples"
@@ -59,6 +59,29 @@ def test_turned_rows_are_squared_and_their_boxes_come_back(degrees: float) -> No
     np.testing.assert_allclose(back[3], [*(dets.center[3] - 15), *(dets.center[3] + 15)],
                                atol=0.5)
     np.testing.assert_allclose(back[~kept], dets.xyxy[~kept], atol=0.5)
+
+
+def test_corners_given_for_the_picture_are_the_views_in_order() -> None:
+    """``read --corners`` on a turned table: the corners given in the picture's pixels are
+    turned with it and ordered as the view shows them (bottom left, bottom right, top right,
+    top left), so the stated bottom seat sits at the view's bottom edge."""
+    dets = rows_turned(30.0)
+    squaring = Squaring.of(dets, FRAME)
+    assert squaring is not None
+    t = np.radians(30.0)
+    along, across = np.array([np.cos(t), np.sin(t)]), np.array([-np.sin(t), np.cos(t)])
+    middle = np.median(dets.center, axis=0)
+    # the table's corners in the picture, listed from its top left (as a user might click)
+    given = [middle + 400 * (a * along + b * across) for a, b in
+             ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    picture = np.zeros((FRAME[1], FRAME[0], 3), np.uint8)
+    at = np.array(squared_corners(picture, squaring, [list(c) for c in given], dets))
+    centre = at.mean(axis=0)
+    np.testing.assert_allclose(np.abs(at - centre), 400, atol=0.5)  # square to the view
+    assert (at[0] - centre < 0).tolist() == [True, False]  # bottom left (y down)
+    assert (at[1] - centre > 0).tolist() == [True, True]  # bottom right
+    assert (at[2] - centre > 0).tolist() == [True, False]  # top right
+    assert (at[3] - centre < 0).tolist() == [True, True]  # top left
 
 
 def test_a_square_table_or_too_few_tiles_are_read_as_they_are() -> None:
