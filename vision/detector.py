@@ -561,6 +561,18 @@ class Detector:
         twin.sizes, twin.reuse_crops, twin._cache = twin.candidates, False, None
         return twin
 
+    def at_size(self, size: int) -> Detector:
+        """This detector reading every picture at the input ``size``, sharing the loaded
+        models: a picture turned square is read at the size the picture itself chose (its
+        tiles keep their size in pixels, while the view may be larger, and a still would
+        choose anew; :mod:`vision.squaring`)."""
+        if self.sizes == (size,) and self.candidates == (size,):
+            return self
+        twin = copy.copy(self)
+        twin.sizes = twin.candidates = (size,)
+        twin._cache = None
+        return twin
+
     @property
     def two_stage(self) -> bool:
         return self.cls is not None

@@ -391,7 +391,10 @@ class Pipeline:
         they are kept as the frame's, and the change mask compares the next frames with it
         (``again``: the frame was read as a stream first)."""
         assert self.still is not None
-        dets = self.still.detect(image)
+        still = self.still
+        if self.squaring is not None:  # a view, at the size the stream reads its frames at
+            still = still.at_size(self.detector.size_used)
+        dets = still.detect(image)
         if self.region is not None:
             dets = dets[inside(dets.xyxy, self.region, (image.shape[1], image.shape[0]))]
         self._last_dets = dets

@@ -432,7 +432,7 @@ def read_image(image: np.ndarray, detector: Any, *, ruleset: str,
                                ruleset=ruleset, **kwargs)
     at = squared_corners(image, squaring, corners, dets)
     view = squaring.image(image)
-    dets = detector.detect(view)
+    dets = detector.at_size(detector.size_used).detect(view)
     kwargs.setdefault("name_at", name_at_of(detector, view))
     reading = read_detections(dets, calibrate(view, at, bottom_seat, dets, look=False),
                               ruleset=ruleset, **kwargs)

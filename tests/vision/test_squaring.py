@@ -162,3 +162,19 @@ def test_a_camera_turned_over_the_table_is_watched_square() -> None:
 
     met = sum(p is not None for _, p in greedy_pairs(still.detections.xyxy, boxes))
     assert met >= 0.9 * len(still.detections)
+
+
+@pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
+                    reason="no shipped models")
+def test_the_view_is_read_at_the_size_the_picture_chose() -> None:
+    """The bundled mid-play photo turned -15 degrees: its view, chosen for anew, was read at
+    the close-up size (most tiles taken for backs, every seat's melds lost); read at the
+    whole-table size the picture chose, every seat reads as in the photo."""
+    manifest = json.loads((SAMPLES / "table_0.json").read_text())
+    photo = load_image(SAMPLES / "table_0.jpg")
+    detector = load_detector(None, stills=True)
+    setting = scene_setting(manifest)
+    square = seats(read_image(photo, detector, **setting))
+    assert seats(read_image(turned_picture(photo, -15.0), detector, **setting)) == square
+    assert detector.at_size(960).candidates == (960,)
+    assert detector.candidates != (960,)  # the twin's choice, not the detector's
