@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from vision.capture import load_image  # noqa: E402
 from vision.detector import load_detector  # noqa: E402
 from vision.evaluate import scene_setting  # noqa: E402
+from vision.manifest import seat_face_up  # noqa: E402
 from vision.reading import read_image  # noqa: E402
 from vision.squaring import turned_picture  # noqa: E402
 
@@ -32,8 +33,7 @@ SAMPLES = ROOT / "vision" / "samples"
 
 
 def seats(reading) -> list[tuple]:  # type: ignore[no-untyped-def]
-    return [(sorted(s.hand), sorted(tuple(sorted(m.tiles)) for m in s.melds), sorted(s.flowers))
-            for s in reading.table.seats]
+    return [seat_face_up(s) for s in reading.table.seats]
 
 
 def main() -> int:

@@ -16,7 +16,7 @@ import numpy as np
 
 from scoring.tiles import DIE_CLASS, parse_tiles, tile_from_name
 from vision.detections import TileDetections
-from vision.geometry import TableReading
+from vision.geometry import SeatReading, TableReading
 from vision.labels import BACK_CLASS
 from vision.unsure import is_unsure
 
@@ -180,6 +180,12 @@ def _face_up(truth: dict[str, Any]) -> tuple[list[int], list[tuple[int, ...]], l
     return hand, melds, sorted(tile_from_name(f) for f in truth["flowers"])
 
 
+def seat_face_up(seat: SeatReading) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
+    """A seat's face-up tiles as read, in the form :func:`_face_up` gives the truth's."""
+    return (sorted(seat.hand), sorted(tuple(sorted(m.tiles)) for m in seat.melds),
+            sorted(seat.flowers))
+
+
 @dataclass
 class TableScore:
     """What ``mjtable eval --tables`` counts over scenes (one field pair: right, total)."""
@@ -239,8 +245,7 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
         k = int(truth["seat"])
         seat = table.seats[k]
         want = _face_up(truth)
-        got = (sorted(seat.hand), sorted(tuple(sorted(m.tiles)) for m in seat.melds),
-               sorted(seat.flowers))
+        got = seat_face_up(seat)
         ok = want == got
         out.seats[0] += ok
         out.seats[1] += 1

@@ -230,13 +230,20 @@ def calibrate(image: np.ndarray, corners: Sequence[Sequence[float]] | None = Non
     edge of the picture."""
     if corners is not None:
         return TableCalibration.from_corners(corners, bottom_seat)
-    found = find_table_corners(image) if look else None
-    if found is not None and (dets is None or _holds_tiles(found, dets)):
+    found = _corners_found(image, dets) if look else None
+    if found is not None:
         return TableCalibration.from_corners(found.tolist(), bottom_seat)
     h, w = image.shape[:2]
     if dets is not None:
         return TableCalibration.from_tiles(dets, w, h, bottom_seat)
     return TableCalibration.whole_frame(w, h, bottom_seat)
+
+
+def _corners_found(image: np.ndarray, dets: TileDetections | None) -> np.ndarray | None:
+    """The table's corners found in the picture, where the table they outline holds the
+    tiles ``dets`` found there (any, without them)."""
+    found = find_table_corners(image)
+    return found if found is not None and (dets is None or _holds_tiles(found, dets)) else None
 
 
 def _holds_tiles(corners: np.ndarray, dets: TileDetections, share: float = 0.98) -> bool:
@@ -446,6 +453,5 @@ def squared_corners(image: np.ndarray, squaring: Squaring,
     itself where they hold its tiles (``dets``, found in the picture), as :func:`calibrate`
     finds them (in the view, the picture's own turned edges would outline no table)."""
     if corners is None:
-        found = find_table_corners(image)
-        corners = found if found is not None and _holds_tiles(found, dets) else None
+        corners = _corners_found(image, dets)
     return None if corners is None else order_corners(squaring.points(corners)).tolist()

@@ -12,6 +12,7 @@ from vision.capture import load_image
 from vision.detections import TileDetections
 from vision.detector import default_models_dir, load_detector
 from vision.evaluate import scene_setting
+from vision.manifest import seat_face_up
 from vision.reading import read_image, squared_corners
 from vision.squaring import SQUARE_FROM, Squaring, turned_picture
 
@@ -105,8 +106,7 @@ def test_the_view_reaches_as_far_as_the_tiles_do() -> None:
 
 
 def seats(reading) -> list[tuple]:  # type: ignore[no-untyped-def]
-    return [(sorted(s.hand), sorted(tuple(sorted(m.tiles)) for m in s.melds), sorted(s.flowers))
-            for s in reading.table.seats]
+    return [seat_face_up(s) for s in reading.table.seats]
 
 
 @pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
