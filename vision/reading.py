@@ -430,14 +430,17 @@ def read_image(image: np.ndarray, detector: Any, *, ruleset: str,
     ``kwargs`` go to :func:`read_detections` (dealer, winner, by, from_seat, winning_tile).
 
     A table turned under the camera is read in the picture turned to square it
-    (:class:`vision.squaring.Squaring`), its boxes given back in the picture's pixels."""
-    dets = detector.detect(image)
-    squaring = Squaring.of(dets, (image.shape[1], image.shape[0]))
+    (:class:`vision.squaring.Squaring`), its boxes given back in the picture's pixels. How
+    the rows run is told by the boxes alone, before any is named: a turned picture's names
+    would be thrown away with its boxes."""
+    found = detector.find(image)
+    squaring = Squaring.of(found, (image.shape[1], image.shape[0]))
     if squaring is None:
+        dets = detector.name(image, found)
         kwargs.setdefault("name_at", name_at_of(detector, image))
         return read_detections(dets, calibrate(image, corners, bottom_seat, dets),
                                ruleset=ruleset, **kwargs)
-    at = squared_corners(image, squaring, corners, dets)
+    at = squared_corners(image, squaring, corners, found)
     view = squaring.image(image)
     dets = detector.at_size(detector.size_used).detect(view)
     kwargs.setdefault("name_at", name_at_of(detector, view))
