@@ -6,7 +6,8 @@ crop classifier, which has no back class, names it (``P`` or ``8p``): the kong i
 pair in the hand. The frame itself shows what its backs and faces look like. Every face is printed
 on a near-white ground that shows between its ink, even on the densest faces; a back is one
 colour. So a face box whose middle is, almost pixel for pixel, nearer the colour of the frame's
-sure backs than that of its sure faces is a back.
+sure backs than that of its sure faces, and near the backs' colour itself (a face inked in the
+backs' hue is not), is a back.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ MIN_APART = 15.0  # Lab distance of the two colours under which colour tells the
 # a face box is a back at this share of its middle nearer the backs' colour: the 16,774 boxes on
 # labeled faces show 0.957 at most (dense dark 8p), the 8 face boxes on labeled backs 0.98 or more
 BACK_SHARE = 0.97
+# and lies near the backs' colour: its middle's median pixel within this share of the way from
+# the backs' colour to the faces'. A face inked in the backs' hue (a blue 8p among blue backs)
+# shows its ink and the pale rings between it nearer the backs than the faces' colour, yet lies
+# far from the backs themselves: over REALVAL9D-20D the 85 face boxes at BACK_SHARE on labeled
+# backs lay within 0.52, the 8 on labeled faces (blue 8p) 0.74 or more (forty-fourth session)
+BACK_NEAR = 0.6
 # under this share a back box is none: the 9,983 back boxes on labeled backs show 0.81 or more,
 # while boxes on a table's rim or felt read as backs mostly show 0 (681 of 2,579 on nothing)
 LEAST_BACK = 0.5
@@ -117,17 +124,21 @@ def back_shares(image: np.ndarray, dets: TileDetections,
     the frame whose sure backs and faces tell those colours too."""
     colours = frame_colours(image, dets if context is None
                             else TileDetections.merge([context, dets]))
-    if colours is None:
-        return None
+    return None if colours is None else _shares(image, dets, colours, rows)[0]
+
+
+def _shares(image: np.ndarray, dets: TileDetections, colours: tuple[np.ndarray, np.ndarray],
+            rows: np.ndarray | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
+    """:func:`back_shares` for the frame's (back, face) ``colours``, and the middles' pixels."""
     empty = np.zeros((0, 3), np.float32)
     wanted = ~dets.is_die if rows is None else rows
     middles = [middle_lab(image, box) if want else empty
                for box, want in zip(dets.xyxy, wanted, strict=True)]
     out = np.zeros(len(dets), np.float32)
     for r, px in enumerate(middles):
-        if len(px) and (rows is None or rows[r]):
+        if len(px):
             out[r] = nearer_back(px, *colours)
-    return out
+    return out, middles
 
 
 def told_by_colour(image: np.ndarray, dets: TileDetections,
@@ -136,10 +147,17 @@ def told_by_colour(image: np.ndarray, dets: TileDetections,
     another colour (a table's rim, felt, a shadow) dropped. ``context``: the boxes kept from
     the frame's earlier pass, when ``dets`` are a window's few fresh ones (:mod:`vision.changes`):
     their colours count, they are left as they are."""
-    share = back_shares(image, dets, context=context)
-    if share is None:
+    colours = frame_colours(image, dets if context is None
+                            else TileDetections.merge([context, dets]))
+    if colours is None:
         return dets
-    dets = as_backs(dets, dets.is_tile & (share >= BACK_SHARE))
+    share, middles = _shares(image, dets, colours)
+    back, face = colours
+    near = float(np.linalg.norm(back - face)) * BACK_NEAR
+    backs = dets.is_tile & (share >= BACK_SHARE)
+    for r in np.flatnonzero(backs):
+        backs[r] = float(np.median(np.linalg.norm(middles[r] - back, axis=1))) <= near
+    dets = as_backs(dets, backs)
     return dets[~(dets.is_back & (share < LEAST_BACK))]
 
 

@@ -196,3 +196,21 @@ def test_on_a_set_with_light_backs_a_blank_face_stays_and_a_standing_top_still_g
     keep = np.ones(len(dets), bool)
     keep[standing] = False
     assert len(told) == len(dets) - 1 and (told.xyxy == dets.xyxy[keep]).all()
+
+
+def test_a_face_inked_in_the_backs_hue_stays_a_face() -> None:
+    """A blue-inked 8p of ``tile-faces`` (8p/130) on a set with blue backs (fresh real-face
+    table_s44_000090): its saturated ink and the pale rings between were both nearer the blue
+    backs' colour than the faces' over its whole middle, so the winner's 8p became a back and
+    the hand showed 13 faces. It lies far from the backs' colour itself: a face."""
+    dets, truth = detections(KONG, top_down())
+    image = paint(dets, truth)
+    blue = int(np.flatnonzero(np.array(truth) != BACK_CLASS)[0])
+    x0, y0, x1, y1 = dets.xyxy[blue].astype(int).tolist()
+    image[y0 + 2:y1 - 1, x0 + 2:x1 - 1] = (235, 70, 20)  # saturated blue ink (BGR)
+    image[y0 + 2:y1 - 1:4, x0 + 2:x1 - 1] = (245, 190, 150)  # pale rings between
+    shares = back_shares(image, dets)
+    assert shares is not None and shares[blue] >= BACK_SHARE  # nearer the backs, all of it
+    told = told_by_colour(image, dets)
+    assert told.class_id[blue] == dets.class_id[blue]
+    assert (told.is_back == dets.is_back).all()  # the backs stay backs, nothing else changes
