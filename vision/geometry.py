@@ -1016,7 +1016,11 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
             # beside it (the next wall's corner stack falling to this seat, a stray box) must
             # not stretch it over the pond
             lo_w, hi_w = np.percentile(d[wall], [25, 75]) + np.array([-0.3, 0.3])
-            role[up[(d[up] >= lo_w) & (d[up] <= hi_w)]] = "indicator"
+            turned = up[(d[up] >= lo_w) & (d[up] <= hi_w)]
+            if len(turned) == 1:  # one tile is turned over: more there are the pond lying
+                # along the wall (fresh real-face table_s45_000198: six discards beside a
+                # wall the camera's tilt drew across their depth, all taken off the seat)
+                role[turned] = "indicator"
         # flowers lie in a row of their own in front of the hand: a suit tile in that band,
         # or in line beside one of the seat's flowers, is a flower read as a suit tile
         loose = up[np.isin(role[up], ["discard", "indicator"])]

@@ -1659,3 +1659,25 @@ def test_a_standing_hand_with_its_flowers_in_front_is_a_hand_however_near_the_po
     s0 = _seat0(scene, dets)
     assert s0.hidden == 11 and [format_tiles(m.tiles) for m in s0.melds] == ["789p"]
     assert format_tiles(s0.flowers) == "f1f2f4" and s0.discards == []
+
+
+def test_tiles_lying_along_the_wall_are_no_indicator() -> None:
+    """One tile turned over in the wall row is the indicator; several face-up tiles at the
+    wall's depth are the seat's pond lying along it (fresh real-face table_s45_000198: six
+    discards beside a wall that the camera's tilt drew across their depth were all taken for
+    indicators, off the seat)."""
+    scene = Scene(seats=[SeatSpec(hidden=13), SeatSpec(hidden=13), SeatSpec(hidden=13),
+                         SeatSpec(hidden=13)], wall=144)
+    dets, _ = detections(scene, top_down())
+    calib = TableCalibration.from_corners(table_corners(top_down()))
+    role = read_table(dets, calib).detections.role
+    low = dets.center[:, 1] > 0.8 * dets.center[:, 1].max()  # seat 0's wall, at the bottom
+    stacks = np.flatnonzero((role == "wall") & low)
+    stacks = stacks[np.argsort(dets.center[stacks, 0])][4:7]  # three stacks side by side
+    kinds = parse_tiles("123m")
+    faces = TileDetections(xyxy=dets.xyxy[stacks], confidence=[0.9, 0.9, 0.9], class_id=kinds)
+    rest = np.setdiff1d(np.arange(len(dets)), stacks)
+    assert (dets[rest].class_id == BACK_CLASS).all()  # no other face on the table
+    table = read_table(TileDetections.merge([dets[rest], faces]), calib)
+    assert table.indicator is None
+    assert sorted(table.seats[0].discards) == sorted(kinds)
