@@ -776,14 +776,14 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     """Assign every detection a seat and a role, group melds, order hands.
 
     Roles: ``hand``, ``meld``, ``flower``, ``discard``, ``wall``, ``dice`` and ``indicator`` (a
-    face-up tile lying in the wall, as Liaoyang turns one over). The face-up boxes in ``keep``
-    stay in their seat's row, wherever they lie beside its other boxes; a seat's hand one
-    tile short takes back its spare box (:func:`_short_by_one`). With ``name_at`` (boxes to
-    their top-k kinds and odds, the crop classifier's), a spare box kept and its partner are
-    named again each at its own tile's place (``places``, a reading's ``spare_places``, or
-    this reading's own): a box astride two tiles reads the one it overlaps most. ``still``:
-    the detections are a photo's (or a frame read as one), where a lone flat box beside melds
-    is a standing tile, not one in motion.
+    face-up tile lying alone in a seat's wall row, as Liaoyang turns one over). The face-up
+    boxes in ``keep`` stay in their seat's row, wherever they lie beside its other boxes; a
+    seat's hand one tile short takes back its spare box (:func:`_short_by_one`). With
+    ``name_at`` (boxes to their top-k kinds and odds, the crop classifier's), a spare box kept
+    and its partner are named again each at its own tile's place (``places``, a reading's
+    ``spare_places``, or this reading's own): a box astride two tiles reads the one it overlaps
+    most. ``still``: the detections are a photo's (or a frame read as one), where a lone flat
+    box beside melds is a standing tile, not one in motion.
     """
     if name_at is not None and places:
         dets = _named_at(dets, [e for r in sorted(keep) for e in places.get(r, [])], name_at)
