@@ -122,9 +122,15 @@ def back_shares(image: np.ndarray, dets: TileDetections,
     elsewhere) nearer the colour of the frame's sure backs than that of its sure faces;
     ``None`` where colour tells nothing (:func:`frame_colours`). ``context``: more boxes of
     the frame whose sure backs and faces tell those colours too."""
-    colours = frame_colours(image, dets if context is None
-                            else TileDetections.merge([context, dets]))
+    colours = _colours_with(image, dets, context)
     return None if colours is None else _shares(image, dets, colours, rows)[0]
+
+
+def _colours_with(image: np.ndarray, dets: TileDetections, context: TileDetections | None
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`frame_colours` of ``dets`` and, where given, the frame's ``context`` boxes."""
+    return frame_colours(image, dets if context is None
+                         else TileDetections.merge([context, dets]))
 
 
 def _shares(image: np.ndarray, dets: TileDetections, colours: tuple[np.ndarray, np.ndarray],
@@ -147,8 +153,7 @@ def told_by_colour(image: np.ndarray, dets: TileDetections,
     another colour (a table's rim, felt, a shadow) dropped. ``context``: the boxes kept from
     the frame's earlier pass, when ``dets`` are a window's few fresh ones (:mod:`vision.changes`):
     their colours count, they are left as they are."""
-    colours = frame_colours(image, dets if context is None
-                            else TileDetections.merge([context, dets]))
+    colours = _colours_with(image, dets, context)
     if colours is None:
         return dets
     share, middles = _shares(image, dets, colours)
