@@ -1322,7 +1322,7 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
         three 白 read on a standing hand's tops, six widths apart, made a pung)."""
         if (i, k) not in memo:
             memo[i, k] = None if max(gaps[i + 1:i + k]) > layout.outer_gap else _as_meld(
-                dets, order[i:i + k], sideways, seat, at_end=i + k == n)
+                dets, order[i:i + k], sideways, seat, at_end=i + k == n, by_gaps=True)
         return memo[i, k]
 
     def parts(i: int, end: int = n) -> list[tuple[int, ...]]:
@@ -1444,7 +1444,7 @@ def _shown_meld(meld: MeldReading | None) -> bool:
 
 
 def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
-             seat: int, at_end: bool = False) -> MeldReading | None:
+             seat: int, at_end: bool = False, by_gaps: bool = False) -> MeldReading | None:
     """The group as a meld, or ``None`` when it is not one (then it is part of the hand).
 
     Three readings allow for one unseen, misread or misboxed tile: a kong whose 4th tile the
@@ -1452,7 +1452,11 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
     three agree; at the row's very end, a concealed kong whose last back was not found (its two
     faces upright and read alike); and three or four of one kind, or a run of three, with a
     straight tile boxed as wide as the claimed one (two tiles called sideways), its claimed
-    tile unsure, one of them read as another kind with the meld's among its likely ones."""
+    tile unsure, one of them read as another kind with the meld's among its likely ones.
+    ``by_gaps``: the group is cut from a row's end by its gaps (:func:`_melds_at_end`), where
+    every box as wide as a claimed tile's is read as if none were (not beside a standing hand,
+    whose melds no gap shows: unsure strays boxed wide there, fresh real-face
+    table_s45_000214's 7p 6s 7s, would make a chow)."""
     if len(rows) not in (3, 4):
         return None
     back = [bool(dets.is_back[r]) for r in rows]
@@ -1477,6 +1481,12 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
         run = _best_meld_tiles(dets, rows) if len(rows) == 3 else None
         if run is not None and len(set(run)) == 3:  # a chow, claimed from the 上家
             return MeldReading("chow", run, (seat + 3) % 4, side[0], tuple(rows), False)
+    if by_gaps and len(side) == len(rows):
+        # every box as wide as a claimed tile's: boxes grown alike (a tilted camera, a blurred
+        # row) say nothing of which tile was claimed; the group is a meld only as read, and
+        # only by its gaps (fresh real-face table_s45_000037: 345p boxed wide, overlapping
+        # 0.37 widths, after the hand's 0.53-wide gap, read into the hand)
+        side = []
     if any(back) or len(side) > 1:
         return None
     tiles = _best_meld_tiles(dets, rows)

@@ -190,6 +190,21 @@ def test_a_chow_with_a_second_tile_boxed_sideways_is_still_a_chow() -> None:
     assert format_tiles(s0.hand) == "55m456p444666s"
 
 
+def test_a_chow_boxed_wide_throughout_is_a_chow_by_its_gaps() -> None:
+    """Fresh real-face table_s45_000037: a chow ``345p`` whose three boxes all came out as wide
+    as a claimed tile's (overlapping 0.37 widths), after the hand's gap, was read into the
+    winner's hand. Boxes grown alike tell no claimed tile: the run is a chow as read, its
+    claimed tile unknown, because the gap before it is the hand's."""
+    scene = Scene(seats=[SeatSpec(hand="55m456p444666s", melds=[("chow", "567p", 0)]),
+                         SeatSpec(), SeatSpec(), SeatSpec()])
+    dets, _ = detections(scene, top_down())
+    wide = _boxed_as_wide(_boxed_as_wide(dets, 12, as_=11), 13, as_=11)
+    s0 = _seat0(scene, wide)
+    assert [(m.type, format_tiles(m.tiles), m.sideways_index, m.certain) for m in s0.melds] == [
+        ("chow", "567p", None, False)]
+    assert format_tiles(s0.hand) == "55m456p444666s"
+
+
 def test_a_hand_tile_read_as_the_pung_beside_it_does_not_make_it_a_kong() -> None:
     """Fresh real-face table_s18_000008: the hand's last tile, a 6s read 7s, lay a little apart
     from the hand (0.15 widths) and far from the pung ``777s`` after it (0.38); with the pung's
