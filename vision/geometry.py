@@ -1490,6 +1490,15 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
     if any(back) or len(side) > 1:
         return None
     tiles = _best_meld_tiles(dets, rows)
+    seen = tuple(int(dets.class_id[r]) for r in rows)
+    if tiles is not None and len(set(tiles)) == 3 and side and side[0] > 0:
+        # a run is claimed only from the 上家, its tile laid sideways at the left: a claimed
+        # tile in the middle or at the right end is a pung's, when the pung needs no more of
+        # the tiles read anew than the run (REALVAL29D table_s44_000234: 666m with a 6m read
+        # 5m, its right tile sideways, taken for 456m)
+        pung = _best_meld_tiles(dets, rows, runs=False)
+        if pung is not None and _read_anew(pung, seen) <= _read_anew(tiles, seen):
+            tiles = pung
     if tiles is None and len(rows) == 4 and side:
         others = {int(dets.class_id[r]) for i, r in enumerate(rows) if i != side[0]}
         if len(others) == 1:
@@ -1498,10 +1507,9 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
                                side[0], tuple(rows), False)
     if tiles is None:
         return None
-    seen = tuple(int(dets.class_id[r]) for r in rows)
     alike = len(set(tiles)) == 1
     as_read = len(set(seen)) == 1 if alike \
-        else sum((Counter(tiles) - Counter(seen)).values()) <= 1
+        else _read_anew(tiles, seen) <= 1
     if not side and not as_read:
         # no claimed tile: a pung or kong only as read, a run as read but for one tile (not
         # one naming two tiles as other kinds: fresh real-face table_s22_000096, a winner's
@@ -1553,8 +1561,10 @@ def _best_identical(dets: TileDetections, rows: list[int]) -> Tile | None:
     return max(full, key=lambda t: full[t]) if full else None
 
 
-def _best_meld_tiles(dets: TileDetections, rows: list[int]) -> tuple[Tile, ...] | None:
-    """The most probable reading of these tiles (among each one's top-k) that forms a set."""
+def _best_meld_tiles(dets: TileDetections, rows: list[int], runs: bool = True
+                     ) -> tuple[Tile, ...] | None:
+    """The most probable reading of these tiles (among each one's top-k) that forms a set
+    (``runs``: a run may be one)."""
     options = []
     for r in rows:
         opts = [(int(t), float(np.log(max(p, 1e-6))))
@@ -1566,12 +1576,17 @@ def _best_meld_tiles(dets: TileDetections, rows: list[int]) -> tuple[Tile, ...] 
     best: tuple[float, tuple[Tile, ...]] | None = None
     for combo in itertools.product(*options):
         tiles = tuple(t for t, _ in combo)
-        if not _is_set(tiles):
+        if not _is_set(tiles) or (not runs and len(set(tiles)) > 1):
             continue
         score = sum(s for _, s in combo)
         if best is None or score > best[0]:
             best = (score, tiles)
     return best[1] if best else None
+
+
+def _read_anew(tiles: tuple[Tile, ...], seen: tuple[Tile, ...]) -> int:
+    """How many of a group's tiles a meld's reading names as other kinds than seen."""
+    return sum((Counter(tiles) - Counter(seen)).values())
 
 
 def _is_set(tiles: tuple[Tile, ...]) -> bool:

@@ -1696,3 +1696,34 @@ def test_tiles_lying_along_the_wall_are_no_indicator() -> None:
     table = read_table(TileDetections.merge([dets[rest], faces]), calib)
     assert table.indicator is None
     assert sorted(table.seats[0].discards) == sorted(kinds)
+
+
+def _meld_row(scene: Scene) -> tuple[TileDetections, np.ndarray]:
+    """A top-down scene's detections and seat 0's row (the lowest 14 faces), left to right."""
+    dets, _ = detections(scene, top_down())
+    mine = np.flatnonzero(dets.is_tile)
+    mine = mine[np.argsort(-dets.center[mine, 1])][:14]
+    return dets, mine[np.argsort(dets.center[mine, 0])]
+
+
+@pytest.mark.parametrize(("side", "meld"), [(2, ("pung", "666m")), (0, ("chow", "546m"))])
+def test_a_claimed_tile_at_a_melds_right_end_makes_no_run(side: int,
+                                                         meld: tuple[str, str]) -> None:
+    """REALVAL29D table_s44_000234: a pung ``666m`` with its first 6m read 5m and its second's
+    runner-up 4m, the claimed tile sideways at the right end, was taken for the likelier
+    run ``456m``. A run is claimed only from the 上家 and its claimed tile lies at the left:
+    one at the right end makes a pung. With the claimed tile at the left the run stands."""
+    scene = Scene(seats=[SeatSpec(hand="55m123456p789s", melds=[("pung", "666m", side)]),
+                         *OTHER_HANDS])
+    dets, row = _meld_row(scene)
+    first, second, third = row[11:]
+    four, five, six, seven = parse_tiles("4m5m6m7m")
+    dets.class_id[first] = five
+    for r, ids, probs in ((first, [five, six, four], [0.7, 0.2, 0.1]),
+                          (second, [six, four, seven], [0.6, 0.3, 0.1]),
+                          (third, [six, seven, four], [0.9, 0.05, 0.05])):
+        dets.topk_ids[r], dets.topk_probs[r] = ids, probs
+    s0 = _seat0(scene, dets)
+    assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [meld]
+    assert format_tiles(s0.hand) == "55m123456p789s"
+
