@@ -75,6 +75,15 @@ SCATTERED_SURE = 0.5
 # both neighbours, and the chow was read as hand tiles; over 150 scenes of REALVAL12D (every other),
 # 8 boxes lay so, 3 of them on claimed tiles; MODELS.md, thirty-third session)
 SHORT_BOXED = 0.25
+# a claimed tile boxed short at a meld's end: a face-up box between lying along and across
+# (``flat``, 0 along, 1 across) with the gaps on its two sides SHORT_BOXED_ENDS widths or more
+# together, the box covering only part of the sideways tile (fresh real-face table_s27_000005:
+# a 657p chow's 6p boxed 0.36 of the way across, 0.44 widths from its 5p; table_s30_000123: a
+# 666s pung's middle tile 0.48 across, 0.21 and 0.13 from its neighbours). A hand's last tile
+# lies so before the hand's gap too, so such a box is taken for a claimed one only where the
+# melds read without it leave a claimed tile in the hand, which no hand holds
+SHORT_FLAT = 0.25
+SHORT_BOXED_ENDS = 0.3
 # of two face-up boxes of a seat's row at much the same place along it (under 0.6 widths
 # apart), lying this many widths or more apart across it, the one farther from the line the
 # row's other tiles make lies in front of the row (a flower) or beyond it (the table's rim);
@@ -986,7 +995,8 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
         rows = rows_of[k]
         outer = outers[k]
         inner = np.setdiff1d(rows, outer)
-        _read_row(dets, outer, d, a, along, sideways, k, layout, readings[k], role, group)
+        _read_row(dets, outer, d, a, along, sideways, flat, k, layout, readings[k], role,
+                  group)
         hand = np.array(readings[k].hand_rows, int)
         shown = hand[~cut[hand]]  # a box cut by the frame has no tile's shape
         if (len(shown) >= 2 and float(np.median(flat[shown])) >= STANDING_FLAT) or (
@@ -1173,11 +1183,14 @@ def _in_line(d: np.ndarray, a: np.ndarray, fd: np.ndarray, fa: np.ndarray) -> np
 
 
 def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarray,
-              along: np.ndarray, sideways: np.ndarray, seat: int, layout: TableLayout,
-              out: SeatReading, role: np.ndarray, group: np.ndarray) -> None:
+              along: np.ndarray, sideways: np.ndarray, flat: np.ndarray, seat: int,
+              layout: TableLayout, out: SeatReading, role: np.ndarray, group: np.ndarray
+              ) -> None:
     """Split a seat's outer row into its hand (left) and melds (right, :func:`_melds_at_end`).
     Backs lying beyond the line of the row's face-up tiles (more than ``layout.outer_gap``)
-    are a standing hand, boxed at a slant: they come first, whatever their place along it."""
+    are a standing hand, boxed at a slant: they come first, whatever their place along it.
+    Where the melds leave a claimed tile in the hand, boxes that may be claimed tiles boxed
+    short (:data:`SHORT_FLAT`) are taken for claimed ones when the melds then leave none."""
     if not len(rows):
         return
     rows = rows[np.argsort(a[rows])]
@@ -1198,6 +1211,14 @@ def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarr
     if 0 < standing < len(order):
         gaps[standing] = np.inf  # the standing hand ends where the row's line begins
     start, melds = _melds_at_end(dets, order, gaps, sideways, seat, layout)
+    if _claimed_in(dets, order[:start], sideways):
+        short = _short_at_ends(dets, order, gaps, sideways, flat)
+        if short:
+            side = sideways.copy()
+            side[short] = True
+            again, found = _melds_at_end(dets, order, gaps, side, seat, layout)
+            if again < start and not _claimed_in(dets, order[:again], sideways):
+                start, melds = again, found
     if sum(1 for r in order[:start] if dets.is_back[r]) >= STANDING_BESIDE:
         # a standing hand shows backs only: the faces beside it are melds (and a stray or
         # two, which read_table drops), whatever their gaps and claimed tiles show
@@ -1221,6 +1242,27 @@ def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarr
     out.hand = [int(dets.class_id[r]) for r in seen]
     out.hand_rows = seen
     out.drawn_apart = start > 1 and gaps[start - 1] > layout.split_gap
+
+
+def _claimed_in(dets: TileDetections, rows: list[int], sideways: np.ndarray) -> bool:
+    """A face among ``rows`` lies sideways: a claimed tile, which no hand holds."""
+    return any(sideways[r] and dets.is_tile[r] for r in rows)
+
+
+def _short_at_ends(dets: TileDetections, order: list[int], gaps: list[float],
+                   sideways: np.ndarray, flat: np.ndarray) -> list[int]:
+    """Faces of a row (``order``, ``gaps[j]`` before ``order[j]``) that may be claimed tiles
+    boxed short (:data:`SHORT_FLAT`): upright as read, their box partly across, the gaps
+    beside them wide together."""
+    out = []
+    for j, r in enumerate(order):
+        if not dets.is_tile[r] or sideways[r] or flat[r] < SHORT_FLAT:
+            continue
+        beside = [g for g in (gaps[j], gaps[j + 1] if j + 1 < len(order) else np.inf)
+                  if np.isfinite(g)]
+        if len(beside) == 2 and sum(beside) >= SHORT_BOXED_ENDS:
+            out.append(r)
+    return out
 
 
 def _shifted_boxes_evened(gaps: list[float], order: list[int], upright: np.ndarray,

@@ -1727,3 +1727,33 @@ def test_a_claimed_tile_at_a_melds_right_end_makes_no_run(side: int,
     assert [(m.type, format_tiles(m.tiles)) for m in s0.melds] == [meld]
     assert format_tiles(s0.hand) == "55m123456p789s"
 
+
+def test_a_claimed_tile_boxed_short_at_a_melds_end_is_still_claimed() -> None:
+    """Fresh real-face table_s27_000005: four melds laid 4 mm apart, the chow ``657p``'s
+    sideways 6p boxed over its left part only, 0.44 widths from its 5p; no gap then cut the
+    row's end into the melds before it, and the hand was read ``22m EEE 999s 657p``, holding
+    two claimed tiles. A hand holds none: a box half across beside wide gaps is taken for the
+    claimed tile where that leaves none in the hand. A hand's last box lying so stays the
+    hand's when the melds leave no claimed tile in it."""
+    melds = [("pung", "EEE", 0), ("pung", "999s", 2), ("chow", "657p", 0), ("pung", "888p", 2)]
+    scene = Scene(seats=[SeatSpec(hand="22m", melds=melds), *OTHER_HANDS], meld_gap=4.0)
+    dets, row = _meld_row(scene)
+    claimed = row[8]
+    assert dets.labels[claimed] == "6p"
+    short = dets.xyxy.copy()
+    short[claimed, 2] -= (short[claimed, 2] - short[claimed, 0]) * 0.32  # its left 68%
+    width = float(np.median(dets.xyxy[row[:2], 2] - dets.xyxy[row[:2], 0]))
+    short[row[:2, None], [0, 2]] += 0.1 * width  # the hand 0.4 widths from the melds
+    s0 = _seat0(scene, dets.with_(xyxy=short))
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["EEE", "999s", "657p", "888p"]
+    assert format_tiles(s0.hand) == "22m"
+    scene = Scene(seats=[SeatSpec(hand="22m456p", melds=melds[:2]), *OTHER_HANDS])
+    dets, row = _meld_row(scene)
+    last = dets.xyxy.copy()  # the hand's last tile boxed half across before the hand's gap
+    end = row[4]
+    last[end, 1] += (last[end, 3] - last[end, 1]) * 0.25  # lower 75% of an upright tile
+    s0 = _seat0(scene, dets.with_(xyxy=last))
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["EEE", "999s"]
+    assert format_tiles(s0.hand) == "22m456p"
+
+
