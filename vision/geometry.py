@@ -83,6 +83,9 @@ SHORT_BOXED = 0.25
 # lies so before the hand's gap too, so such a box is taken for a claimed one only where the
 # melds read without it leave a claimed tile in the hand, which no hand holds
 SHORT_FLAT = 0.25
+# a kong's box named anew lying this many widths over a neighbour's in the row is a stray
+# (:func:`_stray_in_kong`): tiles lying flat in a row never overlap
+STRAY_OVERLAP = 0.25
 SHORT_BOXED_ENDS = 0.3
 # of two face-up boxes of a seat's row at much the same place along it (under 0.6 widths
 # apart), lying this many widths or more apart across it, the one farther from the line the
@@ -1363,8 +1366,13 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
         hand's from the wall (its tiles lie side by side; fresh real-face table_s21_000027:
         three 白 read on a standing hand's tops, six widths apart, made a pung)."""
         if (i, k) not in memo:
-            memo[i, k] = None if max(gaps[i + 1:i + k]) > layout.outer_gap else _as_meld(
+            inside = gaps[i + 1:i + k]
+            found = None if max(inside) > layout.outer_gap else _as_meld(
                 dets, order[i:i + k], sideways, seat, at_end=i + k == n, by_gaps=True)
+            if found is not None and found.type == "exposed_kong":
+                found = _stray_in_kong(dets, order[i:i + k], inside, sideways, seat, found,
+                                       at_end=i + k == n)
+            memo[i, k] = found
         return memo[i, k]
 
     def parts(i: int, end: int = n) -> list[tuple[int, ...]]:
@@ -1468,6 +1476,27 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
         return (0, before + found) if before else (start, found)
     whole = without_hand(n)
     return (0, whole) if len(whole) >= 2 else (n, [])
+
+
+def _stray_in_kong(dets: TileDetections, rows: list[int], inside: list[float],
+                   sideways: np.ndarray, seat: int, kong: MeldReading, at_end: bool
+                   ) -> MeldReading:
+    """A kong read with a tile named anew whose box lies over a neighbour's by
+    ``STRAY_OVERLAP`` widths or more is a pung and a stray box (a claimed tile boxed whole and
+    by half, a box astride two melds), when the other three make the pung: fresh real-face
+    table_s30_000200, ``333s`` with its sideways 3s also boxed by half as 2s, 0.58 widths
+    over it, read ``3333s``. The stray is no meld's. ``inside``: the gaps between ``rows``."""
+    for j, r in enumerate(rows):
+        if int(dets.class_id[r]) == kong.tiles[0]:
+            continue
+        beside = [inside[j - 1] if j else np.inf, inside[j] if j < len(inside) else np.inf]
+        if min(beside) > -STRAY_OVERLAP:
+            continue
+        pung = _as_meld(dets, rows[:j] + rows[j + 1:], sideways, seat, at_end=at_end,
+                        by_gaps=True)
+        if pung is not None and pung.type == "pung":
+            return pung
+    return kong
 
 
 def _reread(dets: TileDetections, meld: MeldReading, at: int | None = None) -> bool:

@@ -1757,3 +1757,25 @@ def test_a_claimed_tile_boxed_short_at_a_melds_end_is_still_claimed() -> None:
     assert format_tiles(s0.hand) == "22m456p"
 
 
+
+def test_a_box_astride_two_melds_makes_no_kong() -> None:
+    """Fresh real-face table_s41_000210: a narrow box astride a pung ``444s`` and the pung
+    ``999s`` after it, read 6s with 4s among its likely ones, 0.3 widths over both, made the
+    kong ``4444s``. Tiles lying flat in a row never overlap: a kong's tile named anew whose
+    box lies a quarter width or more over a neighbour's is a stray, and the other three the
+    pung (a kong boxed apart with its claimed tile misread stays one:
+    ``test_a_kong_whose_claimed_tile_is_misread_is_still_a_kong``)."""
+    melds = [("pung", "444s", 0), ("pung", "999s", 1)]
+    scene = Scene(seats=[SeatSpec(hand="88m333456p", melds=melds), *OTHER_HANDS])
+    dets, row = _meld_row(scene)
+    last, first = row[10], row[11]
+    assert dets.labels[last] == "4s" and dets.labels[first] == "9s"
+    box = (dets.xyxy[last] + dets.xyxy[first]) / 2
+    width = dets.xyxy[last, 2] - dets.xyxy[last, 0]
+    box[[0, 2]] = (box[0] + box[2]) / 2 + np.array([-0.22, 0.22]) * width
+    four, six, nine = parse_tiles("4s6s9s")
+    stray = TileDetections(xyxy=box[None], confidence=[0.3], class_id=[six],
+                           topk_ids=[[six, four, nine]], topk_probs=[[0.5, 0.3, 0.2]])
+    s0 = _seat0(scene, TileDetections.merge([dets, stray]))
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["444s", "999s"]
+    assert format_tiles(s0.hand) == "88m333456p"
