@@ -83,10 +83,10 @@ SHORT_BOXED = 0.25
 # lies so before the hand's gap too, so such a box is taken for a claimed one only where the
 # melds read without it leave a claimed tile in the hand, which no hand holds
 SHORT_FLAT = 0.25
+SHORT_BOXED_ENDS = 0.3
 # a kong's box named anew lying this many widths over a neighbour's in the row is a stray
 # (:func:`_stray_in_kong`): tiles lying flat in a row never overlap
 STRAY_OVERLAP = 0.25
-SHORT_BOXED_ENDS = 0.3
 # of two face-up boxes of a seat's row at much the same place along it (under 0.6 widths
 # apart), lying this many widths or more apart across it, the one farther from the line the
 # row's other tiles make lies in front of the row (a flower) or beyond it (the table's rim);
