@@ -1213,13 +1213,14 @@ def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarr
     _shifted_boxes_evened(gaps, order, dets.is_tile & ~sideways, layout.split_gap)
     if 0 < standing < len(order):
         gaps[standing] = np.inf  # the standing hand ends where the row's line begins
-    start, melds = _melds_at_end(dets, order, gaps, sideways, seat, layout)
+    edge_on = flat >= STANDING_FLAT
+    start, melds = _melds_at_end(dets, order, gaps, sideways, seat, layout, edge_on)
     if _claimed_in(dets, order[:start], sideways):
         short = _short_at_ends(dets, order, gaps, sideways, flat)
         if short:
             side = sideways.copy()
             side[short] = True
-            again, found = _melds_at_end(dets, order, gaps, side, seat, layout)
+            again, found = _melds_at_end(dets, order, gaps, side, seat, layout, edge_on)
             if again < start and not _claimed_in(dets, order[:again], sideways):
                 start, melds = again, found
     if sum(1 for r in order[:start] if dets.is_back[r]) >= STANDING_BESIDE:
@@ -1344,8 +1345,8 @@ def _backs_boxed_twice(rows: np.ndarray, dets: TileDetections, a: np.ndarray) ->
 
 
 def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
-                  sideways: np.ndarray, seat: int, layout: TableLayout
-                  ) -> tuple[int, list[MeldReading]]:
+                  sideways: np.ndarray, seat: int, layout: TableLayout,
+                  edge_on: np.ndarray | None = None) -> tuple[int, list[MeldReading]]:
     """Where the hand ends and the melds after it, left to right.
 
     Melds lie at the row's right end, 3 or 4 tiles each, the hand a wider gap before them
@@ -1356,9 +1357,14 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
     gap before each wider than any inside it), or lie after a hand gap wider than
     ``split_gap`` and than every gap inside them, or each show a sideways claimed tile or a
     concealed kong's backs (melds laid tight against each other).
-    ``gaps[j]``: the gap before ``order[j]`` in tile widths (``gaps[0]`` infinite).
+    ``gaps[j]``: the gap before ``order[j]`` in tile widths (``gaps[0]`` infinite). Boxes
+    ``edge_on`` (flatter than a tile lying down: a standing hand's tiles seen edge-on) make
+    no hand a gap must part from the melds (fresh real-face table_s24_000057: a kong laid
+    0.05 widths from an unsure box on the standing hand's edge, read into the hand).
     """
     n = len(order)
+    if edge_on is None:
+        edge_on = np.zeros(len(dets), bool)
     memo: dict[tuple[int, int], MeldReading | None] = {}
 
     def meld(i: int, k: int) -> MeldReading | None:
@@ -1389,7 +1395,7 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
 
     def cut_from(start: int) -> tuple[int, ...] | None:
         gap = gaps[start]
-        if start and gap <= layout.meld_gap:
+        if start and gap <= layout.meld_gap and not all(edge_on[r] for r in order[:start]):
             return None
         best: tuple[float, tuple[int, ...]] | None = None
         for cut in parts(start):

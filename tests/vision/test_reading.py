@@ -1779,3 +1779,27 @@ def test_a_box_astride_two_melds_makes_no_kong() -> None:
     s0 = _seat0(scene, TileDetections.merge([dets, stray]))
     assert [format_tiles(m.tiles) for m in s0.melds] == ["444s", "999s"]
     assert format_tiles(s0.hand) == "88m333456p"
+
+
+def test_a_meld_beside_a_standing_tile_seen_edge_on_is_a_meld() -> None:
+    """Fresh real-face REALVAL9D table_s24_000057: a seat's standing hand out of its row but
+    for one unsure box on a tile's edge, 0.05 widths before the seat's kong ``2222m``; a
+    meld that close to a hand's tile is the hand's end, so the kong was read as a hand. A box
+    flatter than a tile lying down is a standing tile seen edge-on, no laid hand: the kong
+    stands."""
+    scene = Scene(seats=[SeatSpec(melds=[("exposed_kong", "2222m", 0)]), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = np.flatnonzero(dets.is_tile)
+    kong = mine[np.argsort(-dets.center[mine, 1])][:4]
+    kong = kong[np.argsort(dets.center[kong, 0])]
+    assert format_tiles(dets.class_id[kong].tolist()) == "2222m"
+    first = dets.xyxy[kong[1]]  # an upright tile's box, put edge-on before the claimed one
+    width = first[2] - first[0]
+    left = dets.xyxy[kong[0], 0] - 0.05 * width
+    edge = np.array([left - width, first[3] - 0.55 * width, left, first[3]])
+    white = parse_tiles("P")[0]
+    stray = TileDetections(xyxy=edge[None], confidence=[0.17], class_id=[white],
+                           topk_ids=[[white, -1, -1]], topk_probs=[[0.4, 0.0, 0.0]])
+    s0 = _seat0(scene, TileDetections.merge([dets, stray]))
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["2222m"]
+    assert format_tiles(s0.hand) == "P"  # the stray, left to the rules on strays
