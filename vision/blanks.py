@@ -103,6 +103,12 @@ HOLE_NEAR = 8
 # 8 seats and lost none, 0.2 lost one of them on REALVAL9D; MODELS.md, thirty-third session)
 DOUBLED = 0.3
 ONE_PLACE = 0.2  # IoU of two back places over which they are one (the nearer the backs' kept)
+# two boxes read 白 in line with this room between them (in the narrower one's length along
+# the row) hold a 白 between them: a pung of 白 whose middle tile went unboxed beside its
+# sideways claimed one, which no touching pair measures a step for (fresh real-face
+# table_s38_000114: 0.93 widths between, table_s29_000053: 0.86), their middles less than
+# half a tile's length apart across it (a row seen at a slant)
+BLANK_ROOM = (0.7, 1.3)
 FELT_STEP = 8  # the felt's colour is taken from every 8th pixel each way (a frame's time)
 FELT_MARGIN = 6  # pixels around each box left out of the felt
 
@@ -317,11 +323,47 @@ def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarra
     return places[found].astype(np.float32), beyond
 
 
+def _between_blanks(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
+    """(K, 4) places between two boxes read 白 lying in line with one tile's room between
+    them (``BLANK_ROOM``) and no box there, the narrower box's size."""
+    blanks = np.flatnonzero(dets.is_tile & (dets.class_id == BLANK_CLASS))
+    out = []
+    for i, j in ((i, j) for n, i in enumerate(blanks) for j in blanks[n + 1:]):
+        lo, hi = dets.xyxy[i].astype(np.float64), dets.xyxy[j].astype(np.float64)
+        dx, dy = abs(hi[0] + hi[2] - lo[0] - lo[2]), abs(hi[1] + hi[3] - lo[1] - lo[3])
+        along = 0 if dx >= dy else 1
+        if lo[along] > hi[along]:
+            lo, hi = hi, lo
+        length = min(lo[along + 2] - lo[along], hi[along + 2] - hi[along])
+        size = max(lo[3 - along] - lo[1 - along], hi[3 - along] - hi[1 - along])
+        room = hi[along] - lo[along + 2]
+        off = abs(hi[1 - along] + hi[3 - along] - lo[1 - along] - lo[3 - along]) / 2
+        if not BLANK_ROOM[0] * length <= room <= BLANK_ROOM[1] * length or off > size / 2:
+            continue
+        mid = (lo[along + 2] + hi[along]) / 2
+        across = (lo[1 - along] + lo[3 - along] + hi[1 - along] + hi[3 - along]) / 4
+        box = np.zeros(4)
+        box[[along, along + 2]] = mid - length / 2, mid + length / 2
+        box[[1 - along, 3 - along]] = across - size / 2, across + size / 2
+        out.append(box)
+    if not out:
+        return np.zeros((0, 4), np.float32)
+    places = np.array(out)
+    keep = _in_image(places, shape) & (
+        iou_matrix(places, dets.xyxy.astype(np.float64)).max(axis=1) < EMPTY)
+    return places[keep].astype(np.float32)
+
+
 def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
-    """(K, 4) the row-end places (:func:`row_end_places`) whose middle shows the faces' ground
-    colour, unlike the felt's (or, for a hole inside a row, whatever the felt's): where a face
-    the detector passed over may lie."""
+    """(K, 4) the row-end places (:func:`row_end_places`) and those between two 白 a tile apart
+    (:func:`_between_blanks`) whose middle shows the faces' ground colour, unlike the felt's
+    (or, for a hole inside a row, whatever the felt's): where a face the detector passed over
+    may lie."""
     places, between = _places(dets, image.shape)
+    pairs = _between_blanks(dets, image.shape)
+    if len(pairs):
+        places = np.concatenate([places, pairs]).astype(np.float32)
+        between = np.concatenate([between, np.zeros(len(pairs), bool)])
     ground = ground_colour(image, dets) if len(places) else None
     if ground is None:
         return places[:0]

@@ -23,6 +23,7 @@ from tests.vision.scenes import (
 )
 from vision.blanks import (
     DOUBLED,
+    _between_blanks,
     back_places,
     face_places,
     hole_places,
@@ -393,3 +394,33 @@ def test_places_are_named_by_their_top_kinds(monkeypatch: pytest.MonkeyPatch) ->
                                    np.array([[0, 0, 20, 30], [20, 0, 40, 30]], np.float32), k=3)
     assert kinds.tolist() == [[two_p, -1, five_s]] * 2
     assert probs[:, 0] == pytest.approx([0.6, 0.6]) and probs[0, 1] == pytest.approx(0.3)
+
+
+def test_a_blank_between_two_blanks_a_tile_apart_is_a_place() -> None:
+    """Fresh real-face table_s38_000114: a pung of 白, its claimed tile sideways at the left,
+    its middle 白 unboxed, 0.93 widths between the two boxes found. No touching pair measures
+    a step beside either (the sideways box is not the upright one's size), so no hole was
+    proposed and the pung was read as two 白 in the hand. Two boxes read 白 in line with a
+    tile's room between them hold a place there (here the lone box's step finds it too); on
+    felt, two 白 discards a tile apart hold none (the place shows the felt)."""
+    scene = Scene(seats=[SeatSpec(hand="1234567m123p", melds=[("pung", "PPP", 0)]),
+                         *BLANKS.seats[1:]], wall=40)
+    dets, truth = detections(scene, top_down())
+    image = paint(dets, truth)
+    blanks = sorted((i for i in range(len(dets)) if truth[i] == WHITE),
+                    key=lambda i: dets.center[i, 0])
+    for i in blanks:
+        x0, y0, x1, y1 = dets.xyxy[i].astype(int).tolist()
+        image[y0:y1 + 1, x0:x1 + 1] = FACE  # no ink
+    claimed, middle, last = blanks
+    seen = dets[[i for i in range(len(dets)) if i != middle]]
+    assert iou_matrix(_between_blanks(seen, image.shape), dets.xyxy[[middle]]).item() > 0.6
+    assert (iou_matrix(face_places(image, seen), dets.xyxy[[middle]]) > 0.6).any()
+    apart = seen.xyxy.copy()  # the same two boxes moved onto bare felt, a tile apart
+    shift = np.array([0.0, -6.0, 0.0, -6.0]) * (dets.xyxy[last, 3] - dets.xyxy[last, 1])
+    both = [int(np.flatnonzero((seen.xyxy == dets.xyxy[i]).all(axis=1))[0])
+            for i in (claimed, last)]
+    apart[both] += shift
+    between = (dets.xyxy[middle] + shift)[None]
+    assert _between_blanks(seen.with_(xyxy=apart), image.shape).shape == (1, 4)
+    assert not (iou_matrix(face_places(image, seen.with_(xyxy=apart)), between) > 0.3).any()
