@@ -248,11 +248,9 @@ def test_a_hole_the_box_beyond_reaches_into_is_a_hole_and_the_box_is_cut_back(
     assert format_tiles(_seat0(found).hand) == "345m12355pPPP"
 
 
-def test_a_pung_of_blanks_boxed_by_one_tile_alone_is_found_from_it() -> None:
-    """Fresh real-face table_s26_000122: of a pung of 白 only the middle tile was boxed. It has
-    no neighbour along its row, so no row end was proposed from it, and the pung was read as
-    one 白 in the hand. A step either way from it (the step of the hand's row, which runs
-    along the line to it a gap away) are places too: the last 白 is found from it."""
+def _pung_of_blanks() -> tuple[np.ndarray, TileDetections, list[int]]:
+    """The painted frame of seat 0's hand and a pung of 白 (claimed at the left), 白 drawn with
+    no ink, its detections and the pung's rows left to right."""
     scene = Scene(seats=[SeatSpec(hand="1234567m123p", melds=[("pung", "PPP", 0)]),
                          *BLANKS.seats[1:]], wall=40)
     dets, truth = detections(scene, top_down())
@@ -262,7 +260,15 @@ def test_a_pung_of_blanks_boxed_by_one_tile_alone_is_found_from_it() -> None:
     for i in blanks:
         x0, y0, x1, y1 = dets.xyxy[i].astype(int).tolist()
         image[y0:y1 + 1, x0:x1 + 1] = FACE  # no ink
-    claimed, _, last = blanks
+    return image, dets, blanks
+
+
+def test_a_pung_of_blanks_boxed_by_one_tile_alone_is_found_from_it() -> None:
+    """Fresh real-face table_s26_000122: of a pung of 白 only the middle tile was boxed. It has
+    no neighbour along its row, so no row end was proposed from it, and the pung was read as
+    one 白 in the hand. A step either way from it (the step of the hand's row, which runs
+    along the line to it a gap away) are places too: the last 白 is found from it."""
+    image, dets, (claimed, _, last) = _pung_of_blanks()
     seen = dets[[i for i in range(len(dets)) if i not in (claimed, last)]]
     places = face_places(image, seen)
     assert (iou_matrix(places, dets.xyxy[[last]]) > 0.7).any()
@@ -403,16 +409,7 @@ def test_a_blank_between_two_blanks_a_tile_apart_is_a_place() -> None:
     proposed and the pung was read as two 白 in the hand. Two boxes read 白 in line with a
     tile's room between them hold a place there (here the lone box's step finds it too); on
     felt, two 白 discards a tile apart hold none (the place shows the felt)."""
-    scene = Scene(seats=[SeatSpec(hand="1234567m123p", melds=[("pung", "PPP", 0)]),
-                         *BLANKS.seats[1:]], wall=40)
-    dets, truth = detections(scene, top_down())
-    image = paint(dets, truth)
-    blanks = sorted((i for i in range(len(dets)) if truth[i] == WHITE),
-                    key=lambda i: dets.center[i, 0])
-    for i in blanks:
-        x0, y0, x1, y1 = dets.xyxy[i].astype(int).tolist()
-        image[y0:y1 + 1, x0:x1 + 1] = FACE  # no ink
-    claimed, middle, last = blanks
+    image, dets, (claimed, middle, last) = _pung_of_blanks()
     seen = dets[[i for i in range(len(dets)) if i != middle]]
     assert iou_matrix(_between_blanks(seen, image.shape), dets.xyxy[[middle]]).item() > 0.6
     assert (iou_matrix(face_places(image, seen), dets.xyxy[[middle]]) > 0.6).any()
