@@ -19,6 +19,7 @@ that shows the frame's backs' colour, far nearer it than the felt's, is a back.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -328,7 +329,7 @@ def _between_blanks(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
     them (``BLANK_ROOM``) and no box there, the narrower box's size."""
     blanks = np.flatnonzero(dets.is_tile & (dets.class_id == BLANK_CLASS))
     out = []
-    for i, j in ((i, j) for n, i in enumerate(blanks) for j in blanks[n + 1:]):
+    for i, j in itertools.combinations(blanks, 2):
         lo, hi = dets.xyxy[i].astype(np.float64), dets.xyxy[j].astype(np.float64)
         dx, dy = abs(hi[0] + hi[2] - lo[0] - lo[2]), abs(hi[1] + hi[3] - lo[1] - lo[3])
         along = 0 if dx >= dy else 1

@@ -1346,7 +1346,7 @@ def _backs_boxed_twice(rows: np.ndarray, dets: TileDetections, a: np.ndarray) ->
 
 def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
                   sideways: np.ndarray, seat: int, layout: TableLayout,
-                  edge_on: np.ndarray | None = None) -> tuple[int, list[MeldReading]]:
+                  edge_on: np.ndarray) -> tuple[int, list[MeldReading]]:
     """Where the hand ends and the melds after it, left to right.
 
     Melds lie at the row's right end, 3 or 4 tiles each, the hand a wider gap before them
@@ -1363,8 +1363,6 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
     0.05 widths from an unsure box on the standing hand's edge, read into the hand).
     """
     n = len(order)
-    if edge_on is None:
-        edge_on = np.zeros(len(dets), bool)
     memo: dict[tuple[int, int], MeldReading | None] = {}
 
     def meld(i: int, k: int) -> MeldReading | None:
