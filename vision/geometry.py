@@ -84,6 +84,11 @@ SHORT_BOXED = 0.25
 # melds read without it leave a claimed tile in the hand, which no hand holds
 SHORT_FLAT = 0.25
 SHORT_BOXED_ENDS = 0.3
+# ... or a box as short across the row as a tile lying across it (its width, not its length,
+# 0.75 of an upright tile's), however short along it: boxed over only part of its length the
+# claimed tile looks upright (fresh real-face table_s24_000271: a 123s chow's sideways 3s
+# boxed 38x46 where the row's upright faces are boxed 58 high, 0.49 widths from its 1s)
+SHORT_ACROSS = 0.85
 # a kong's box named anew lying this many widths over a neighbour's in the row is a stray
 # (:func:`_stray_in_kong`): tiles lying flat in a row never overlap
 STRAY_OVERLAP = 0.25
@@ -1256,17 +1261,36 @@ def _claimed_in(dets: TileDetections, rows: list[int], sideways: np.ndarray) -> 
 def _short_at_ends(dets: TileDetections, order: list[int], gaps: list[float],
                    sideways: np.ndarray, flat: np.ndarray) -> list[int]:
     """Faces of a row (``order``, ``gaps[j]`` before ``order[j]``) that may be claimed tiles
-    boxed short (:data:`SHORT_FLAT`): upright as read, their box partly across, the gaps
-    beside them wide together."""
+    boxed short: upright as read, their box partly across (:data:`SHORT_FLAT`) or as short
+    across the row as a tile lying across it (:data:`SHORT_ACROSS`), the gaps beside them
+    wide together."""
+    across = _across_share(dets, order, dets.is_tile & ~sideways)
     out = []
     for j, r in enumerate(order):
-        if not dets.is_tile[r] or sideways[r] or flat[r] < SHORT_FLAT:
+        if not dets.is_tile[r] or sideways[r] or (
+                flat[r] < SHORT_FLAT and across[j] > SHORT_ACROSS):
             continue
         beside = [g for g in (gaps[j], gaps[j + 1] if j + 1 < len(order) else np.inf)
                   if np.isfinite(g)]
         if len(beside) == 2 and sum(beside) >= SHORT_BOXED_ENDS:
             out.append(r)
     return out
+
+
+def _across_share(dets: TileDetections, order: list[int], upright: np.ndarray) -> np.ndarray:
+    """Each box's extent across its row in the picture (perpendicular to the line through the
+    boxes' centres) as a share of the median of the ``upright`` ones' (a tile lying along the
+    row shows its length across it, one lying across it its width); ones where the row has
+    fewer than three upright boxes to judge by."""
+    xyxy = dets.xyxy[order]
+    ups = [j for j, r in enumerate(order) if upright[r]]
+    if len(ups) < 3:
+        return np.ones(len(order))
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
+    normal = np.abs(vt[1])  # the row's line runs along vt[0]
+    extent = (xyxy[:, 2:] - xyxy[:, :2]) @ normal
+    return extent / max(float(np.median(extent[ups])), 1e-6)
 
 
 def _shifted_boxes_evened(gaps: list[float], order: list[int], upright: np.ndarray,

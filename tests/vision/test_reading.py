@@ -1728,6 +1728,17 @@ def test_a_claimed_tile_at_a_melds_right_end_makes_no_run(side: int,
     assert format_tiles(s0.hand) == "55m123456p789s"
 
 
+def _boxed_short_after_hand(dets: TileDetections, row: np.ndarray, claimed: int, cut: float,
+                            hand: int) -> TileDetections:
+    """``dets`` with the claimed tile's box cut by ``cut`` of its width on the right and the
+    row's first ``hand`` tiles (the hand) moved 0.1 widths on, 0.4 widths from the melds."""
+    short = dets.xyxy.copy()
+    short[claimed, 2] -= (short[claimed, 2] - short[claimed, 0]) * cut
+    width = float(np.median(dets.xyxy[row[:hand], 2] - dets.xyxy[row[:hand], 0]))
+    short[row[:hand, None], [0, 2]] += 0.1 * width
+    return dets.with_(xyxy=short)
+
+
 def test_a_claimed_tile_boxed_short_at_a_melds_end_is_still_claimed() -> None:
     """Fresh real-face table_s27_000005: four melds laid 4 mm apart, the chow ``657p``'s
     sideways 6p boxed over its left part only, 0.44 widths from its 5p; no gap then cut the
@@ -1740,11 +1751,7 @@ def test_a_claimed_tile_boxed_short_at_a_melds_end_is_still_claimed() -> None:
     dets, row = _meld_row(scene)
     claimed = row[8]
     assert dets.labels[claimed] == "6p"
-    short = dets.xyxy.copy()
-    short[claimed, 2] -= (short[claimed, 2] - short[claimed, 0]) * 0.32  # its left 68%
-    width = float(np.median(dets.xyxy[row[:2], 2] - dets.xyxy[row[:2], 0]))
-    short[row[:2, None], [0, 2]] += 0.1 * width  # the hand 0.4 widths from the melds
-    s0 = _seat0(scene, dets.with_(xyxy=short))
+    s0 = _seat0(scene, _boxed_short_after_hand(dets, row, claimed, 0.32, 2))  # its left 68%
     assert [format_tiles(m.tiles) for m in s0.melds] == ["EEE", "999s", "657p", "888p"]
     assert format_tiles(s0.hand) == "22m"
     scene = Scene(seats=[SeatSpec(hand="22m456p", melds=melds[:2]), *OTHER_HANDS])
@@ -1756,6 +1763,23 @@ def test_a_claimed_tile_boxed_short_at_a_melds_end_is_still_claimed() -> None:
     assert [format_tiles(m.tiles) for m in s0.melds] == ["EEE", "999s"]
     assert format_tiles(s0.hand) == "22m456p"
 
+
+def test_a_claimed_tile_boxed_over_part_of_its_length_is_still_claimed() -> None:
+    """Fresh real-face table_s24_000271: the chow ``312s``'s sideways 3s boxed over its left
+    part only, a box as long along the row as it is across it, so shaped like an upright tile
+    (0.49 widths from its 1s); the hand was read ``999m45556p 978s 312s``, the chow ``978s``
+    before it with it. Across the row the box is as short as a tile lying across it (its
+    width, where an upright tile shows its length): a claimed tile boxed short. The melds
+    lie 4 mm apart and the hand 0.4 widths before them, as there."""
+    melds = [("chow", "978s", 0), ("chow", "312s", 0)]
+    scene = Scene(seats=[SeatSpec(hand="999m45556p", melds=melds), *OTHER_HANDS],
+                  meld_gap=4.0)
+    dets, row = _meld_row(scene)
+    claimed = row[11]
+    assert dets.labels[claimed] == "3s"
+    s0 = _seat0(scene, _boxed_short_after_hand(dets, row, claimed, 0.4, 8))  # its left 60%
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["978s", "312s"]
+    assert format_tiles(s0.hand) == "999m45556p"
 
 
 def test_a_box_astride_two_melds_makes_no_kong() -> None:
