@@ -789,7 +789,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
                layout: TableLayout | None = None, keep: frozenset[int] = frozenset(),
                name_at: NameAt | None = None,
                places: dict[int, list[tuple[int, np.ndarray]]] | None = None,
-               still: bool = False) -> TableReading:
+               still: bool = False, drop: frozenset[int] = frozenset()) -> TableReading:
     """Assign every detection a seat and a role, group melds, order hands.
 
     Roles: ``hand``, ``meld``, ``flower``, ``discard``, ``wall``, ``dice`` and ``indicator`` (a
@@ -800,11 +800,12 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     and its partner are named again each at its own tile's place (``places``, a reading's
     ``spare_places``, or this reading's own): a box astride two tiles reads the one it overlaps
     most. ``still``: the detections are a photo's (or a frame read as one), where a lone flat
-    box beside melds is a standing tile, not one in motion.
+    box beside melds is a standing tile, not one in motion. The boxes in ``drop`` are left
+    outside every seat (strays the caller set aside: :func:`vision.reading.stray_winner`).
     """
     if name_at is not None and places:
         dets = _named_at(dets, [e for r in sorted(keep) for e in places.get(r, [])], name_at)
-    first = _read_table(dets, calib, layout, keep, still)
+    first = _read_table(dets, calib, layout, keep, still, drop)
     short = {k: r for k, r in _short_by_one(first.seats).items() if r not in keep}
     if not short:
         return first
@@ -812,7 +813,7 @@ def read_table(dets: TileDetections, calib: TableCalibration,
     # tile more (the box taken into its hand or a meld, not beside them)
     again = dets if name_at is None else _named_at(
         dets, [e for r in short.values() for e in first.spare_places.get(r, [])], name_at)
-    second = _read_table(again, calib, layout, keep | frozenset(short.values()), still)
+    second = _read_table(again, calib, layout, keep | frozenset(short.values()), still, drop)
     grew = all(second.seats[k].face_up_count == first.seats[k].face_up_count + 1
                for k in short)
     return second if grew else first
@@ -834,8 +835,10 @@ def _named_at(dets: TileDetections, places: list[tuple[int, np.ndarray]],
 
 
 def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayout | None,
-                keep: frozenset[int], still: bool = False) -> TableReading:
-    """:func:`read_table` once, with the boxes ``keep`` kept in their rows."""
+                keep: frozenset[int], still: bool = False,
+                drop: frozenset[int] = frozenset()) -> TableReading:
+    """:func:`read_table` once, with the boxes ``keep`` kept in their rows and those of
+    ``drop`` left outside."""
     layout = layout or TableLayout()
     n = len(dets)
     pos = calib.to_table(dets.center) if n else np.zeros((0, 2))
@@ -884,6 +887,7 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
     role[dets.is_die] = "dice"
     flower = np.array([0 <= c < 42 and is_flower(int(c)) for c in dets.class_id], bool)
     role[face_up & flower & ~away] = "flower"
+    role[sorted(drop)] = "outside"
     group = np.full(n, -1, np.int16)
     readings = [SeatReading(seat=k) for k in range(4)]
     rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]

@@ -50,6 +50,7 @@ from vision.reading import (
     showing_fourteen,
     spare_winner,
     squared_corners,
+    stray_winner,
     table_waits,
 )
 from vision.region import Region, inside, table_region
@@ -384,6 +385,11 @@ class Pipeline:
                                  indicator=self.indicator, max_tries=tries)
             if spare is not None:
                 table, fixed, _ = spare
+            else:  # a winner laying down 15, one of them a stray box
+                stray = stray_winner(table, self.ruleset, self.options, reread,
+                                     indicator=self.indicator, max_tries=tries)
+                if stray is not None:
+                    table, fixed, _, _ = stray
         return table, fixed
 
     def _still_pass(self, image: np.ndarray, again: bool) -> TileDetections:

@@ -30,9 +30,24 @@ from vision.geometry import (
     order_corners,
     read_table,
 )
-from vision.repair import MAX_TRIES, Repair, finish_hand, repair, winning_test
+from vision.repair import (
+    MAX_TRIES,
+    UNSEEN_COST,
+    Repair,
+    finish_hand,
+    repair,
+    winning_test,
+)
 from vision.squaring import Squaring
-from vision.unsure import unsure_tiles
+from vision.unsure import LOW_CONFIDENCE, unsure_tiles
+
+# a seat laying down one tile too many leaves out one of its boxes read under this, trying the
+# least sure few (stray_winner): a stray box is the detector's or the classifier's unsure one
+STRAY_SURE = LOW_CONFIDENCE
+STRAY_TRIES = 2
+# ... and its hand must then finish with changes likelier together than one sure tile read as a
+# kind outside its top-k (the repair's cost, in log odds)
+STRAY_REPAIR = UNSEEN_COST
 
 
 @dataclass(frozen=True)
@@ -306,16 +321,20 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     return repair(table, {}, max_tries=max_tries), []
 
 
+Reread = Callable[..., TableReading]  # (keep, drop=frozenset()) -> the table read again
+
+
 def read_once(dets: TileDetections, calib: TableCalibration, layout: TableLayout | None,
-              name_at: NameAt | None, still: bool
-              ) -> tuple[TableReading, Callable[[frozenset[int]], TableReading]]:
+              name_at: NameAt | None, still: bool) -> tuple[TableReading, Reread]:
     """The table read once, and how to read it again with spare boxes kept in their rows
-    (``SeatReading.spare_rows``), each named at the place this first reading found for it:
-    what :func:`spare_winner` is given, for photos and video alike."""
+    (``SeatReading.spare_rows``), each named at the place this first reading found for it,
+    and stray boxes left out (``drop``): what :func:`spare_winner` and :func:`stray_winner`
+    are given, for photos and video alike."""
     first = read_table(dets, calib, layout, name_at=name_at, still=still)
 
-    def reread(keep: frozenset[int]) -> TableReading:
-        return read_table(dets, calib, layout, keep, name_at, first.spare_places, still=still)
+    def reread(keep: frozenset[int], drop: frozenset[int] = frozenset()) -> TableReading:
+        return read_table(dets, calib, layout, keep, name_at, first.spare_places, still=still,
+                          drop=drop)
 
     return first, reread
 
@@ -329,8 +348,7 @@ def name_at_of(detector: Any, image: np.ndarray) -> NameAt | None:
 
 def spare_winner(table: TableReading, ruleset: str | None,
                  options: Mapping[str, Any] | None,
-                 reread: Callable[[frozenset[int]], TableReading],
-                 seats: Sequence[int] | None = None, **legal: Any
+                 reread: Reread, seats: Sequence[int] | None = None, **legal: Any
                  ) -> tuple[TableReading, Repair, int] | None:
     """A seat laying down 13 tiles face up whose hand one of its spare boxes finishes (a box
     beside a tile of its row, left out as a second box of that tile:
@@ -351,18 +369,69 @@ def spare_winner(table: TableReading, ruleset: str | None,
     return None
 
 
+def stray_winner(table: TableReading, ruleset: str | None,
+                 options: Mapping[str, Any] | None, reread: Reread,
+                 seats: Sequence[int] | None = None, **legal: Any
+                 ) -> tuple[TableReading, Repair, int, int] | None:
+    """A seat laying down 15 tiles face up (a kong counting 3), one more than any hand holds,
+    whose hand finishes without one of its unsure boxes (under ``STRAY_SURE``, the
+    ``STRAY_TRIES`` least sure): the table read again by ``reread`` with that box left out,
+    repaired (``legal`` as :func:`legal_reading` takes), the seat and the box. The hand must
+    finish with changes to its tiles costing less than ``STRAY_REPAIR`` (a hand that
+    finishes only by renaming sure tiles is the wrong box left out: fresh real-face
+    table_s47_000291, a kong's unsure fourth 1m left out for the stray 2s beside it, and
+    ``1111m`` renamed ``222s`` to finish); of the boxes that qualify, the one whose repair
+    costs least (the likeliest reading); ``None`` where there is none. A stray box over a
+    claimed tile and the gap before its meld (fresh real-face table_s24_000029: a 1s read at
+    0.07 across the gap before ``8s 7s 9s``, the meld then read into a hand of 15). Only
+    ``seats`` are asked where given. Photos and video share it."""
+    conf = table.detections.confidence
+    for s in table.seats:
+        if (seats is not None and s.seat not in seats) or s.face_up_count != 15 or s.hidden:
+            continue
+        rows = [r for r, part, _ in s.face_up(table.detections.is_tile) if part != "flowers"]
+        unsure = sorted((r for r in rows if conf[r] < STRAY_SURE), key=lambda r: conf[r])
+        found = []
+        for r in unsure[:STRAY_TRIES]:
+            trial = reread(frozenset(), frozenset({r}))
+            seat = trial.seats[s.seat]
+            if seat.face_up_count != 14:
+                continue
+            fixed, finished = legal_reading(trial, ruleset, [s.seat], options, **legal)
+            mine = {row for row, _, _ in seat.face_up(trial.detections.is_tile)}
+            cost = sum(c.cost for c in fixed.changes if c.row in mine)
+            if finished and cost < STRAY_REPAIR:
+                found.append((cost, trial, fixed, r))
+        if found:
+            _, trial, fixed, r = min(found, key=lambda f: f[0])
+            return trial, fixed, s.seat, r
+    return None
+
+
+_STRAY_NOTE = ("seat {seat}: a box read as {tile} at {conf:.2f}, one tile more than a hand holds, "
+               "left out as a stray")
 _SPARE_NOTE = ("seat {seat}: a box beside a tile of its row, left out as a second box of that "
                "tile, read as the tile its finished hand lacks")
 
 
+def _stray_note(table: TableReading, seat: int, row: int) -> str:
+    """What :func:`stray_winner` left out, for the record's notes (``table``: the reading
+    before, whose detections name the box)."""
+    dets = table.detections
+    return _STRAY_NOTE.format(seat=seat, tile=TILE_NAMES[int(dets.class_id[row])],
+                              conf=float(dets.confidence[row]))
+
+
 def _read_winner(table: TableReading, ruleset: str, options: Mapping[str, Any] | None,
-                 notes: list[str], reread: Callable[[frozenset[int]], TableReading]
+                 notes: list[str], reread: Reread
                  ) -> tuple[TableReading, Repair, int | None]:
     """The winner among the seats laying down 14 tiles: the first whose hand a probable
     reading finishes (a misread discard or flower can make a second seat look like 14).
     Failing that, a seat laying down 13 with a spare box beside its row (a box left out as a
     second box of its neighbour's tile, ``SeatReading.spare_rows``) whose hand that box
-    finishes: the table read again (``reread``) with the box kept in the row."""
+    finishes: the table read again (``reread``) with the box kept in the row. Failing that too,
+    a seat laying down 15 whose hand finishes without one of its unsure boxes
+    (:func:`stray_winner`)."""
     seats = showing_fourteen(table)
     for seat in seats:
         trial = copy.deepcopy(table) if len(seats) > 1 else table
@@ -373,6 +442,10 @@ def _read_winner(table: TableReading, ruleset: str, options: Mapping[str, Any] |
     if spare is not None:
         notes.append(_SPARE_NOTE.format(seat=spare[2]))
         return spare
+    stray = stray_winner(table, ruleset, options, reread)
+    if stray is not None:
+        notes.append(_stray_note(table, stray[2], stray[3]))
+        return stray[:3]
     if seats:  # 14 tiles that no probable reading finishes: a player mid-turn, no win
         notes.append(f"seat {' or '.join(map(str, seats))} holds 14 tiles but no probable "
                      "reading is a finished hand; recorded as no win")
@@ -397,9 +470,14 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
         fixed, finished = legal_reading(table, ruleset, [winner], options,
                                         keep_unfinished=True)
         spare = None if finished else spare_winner(table, ruleset, options, reread, [winner])
+        stray = None if finished or spare is not None else stray_winner(
+            table, ruleset, options, reread, [winner])
         if spare is not None:
             table, fixed, _ = spare
             notes.append(_SPARE_NOTE.format(seat=winner))
+        elif stray is not None:
+            notes.append(_stray_note(table, winner, stray[3]))
+            table, fixed, _, _ = stray
     notes[:0] = [f"{TILE_NAMES[int(dets.class_id[r])]} read as {TILE_NAMES[t]} by where it "
                  "lies (a meld's set, a flower's row)" for r, t in table.corrected.items()]
     if not fixed.legal:

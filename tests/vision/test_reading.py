@@ -634,6 +634,44 @@ def test_a_winner_box_taken_back_is_named_again_as_a_still_and_live() -> None:
     assert _live_wins(Named(dets), "shandong")[0] == [[0]]
 
 
+def test_a_stray_box_in_a_winners_row_of_fifteen_is_left_out_as_a_still_and_live() -> None:
+    """Fresh real-face table_s24_000029: a box read 1s at 0.07 across the gap between the
+    winner's hand and the claimed 8s of ``879s`` made the row 15 tiles, one more than any
+    hand holds, and no win was read. Without its least sure box the hand finishes: the box is
+    a stray, left out, by ``read`` and by the live pipeline's still reading alike."""
+    scene = Scene(seats=[SeatSpec(hand="456m345p22888s", melds=[("chow", "879s", 0)]),
+                         *OTHER_HANDS])
+    dets, calib = _dets(scene)
+    _, row = _meld_row(scene)
+    hand_end, claimed = dets.xyxy[row[10]], dets.xyxy[row[11]]
+    width = float(hand_end[2] - hand_end[0])
+    box = [hand_end[2] - 0.1 * width, hand_end[1], claimed[0] + 0.5 * width, hand_end[3]]
+    stray = TileDetections(xyxy=np.array([box], np.float32),
+                           confidence=np.array([0.07], np.float32),
+                           class_id=np.array(parse_tiles("1s")))
+    dets = TileDetections.merge([dets, stray])
+
+    out = read_detections(dets, calib, ruleset="shandong")
+
+    record = parse_record(out.record)
+    assert record.wins[0].seat == 0
+    assert format_tiles(sorted(record.seats[0].concealed)) == "456m345p22888s"
+    assert [m.text for m in record.seats[0].melds] == ["789s"]
+    assert any("left out as a stray" in n for n in out.notes)
+    assert _live_wins(_Still(dets), "shandong")[0] == [[0]]
+    # a hand that finishes only by renaming a sure tile besides (its 5p read 6p at 0.99999, 5p
+    # its runner-up at 1e-5) is no stray's: two unlikely things at once, and no win is read
+    five = dets.labels.index("5p")  # the winner's: no other seat holds one
+    dets.topk_ids[:] = -1  # every other tile read surely: no other kind is likely for any
+    dets.topk_ids[:, 0], dets.topk_probs[:] = dets.class_id, [1.0, 0.0, 0.0]
+    dets.class_id[five] = parse_tiles("6p")[0]
+    dets.topk_ids[five, :2] = [dets.class_id[five], parse_tiles("5p")[0]]
+    dets.topk_probs[five, :2] = [0.99999, 0.00001]
+    out = read_detections(dets, calib, ruleset="shandong")
+    assert not parse_record(out.record).wins
+    assert not any("left out as a stray" in n for n in out.notes)
+
+
 def test_a_box_at_one_place_with_a_tile_stays_out_of_a_full_row() -> None:
     """The same two boxes at one place, but a whole hand beside them (13): the less sure is
     still a second box, left out of the row."""
