@@ -9,7 +9,7 @@ from the caller or a stated assumption, listed in ``notes``.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -32,7 +32,7 @@ from vision.geometry import (
 )
 from vision.repair import (
     MAX_TRIES,
-    UNSEEN_COST,
+    Change,
     Repair,
     finish_hand,
     repair,
@@ -45,9 +45,12 @@ from vision.unsure import LOW_CONFIDENCE, unsure_tiles
 # least sure few (stray_winner): a stray box is the detector's or the classifier's unsure one
 STRAY_SURE = LOW_CONFIDENCE
 STRAY_TRIES = 2
-# ... and its hand must then finish with changes likelier together than one sure tile read as a
-# kind outside its top-k (the repair's cost, in log odds)
-STRAY_REPAIR = UNSEEN_COST
+# a seat's hand is read finished (a win) only with changes to its own tiles likelier together than
+# 1 in 1000 (the repair's cost, in log odds): a hand that finishes only by renaming tiles read
+# surely is a misread no probable reading mends (fresh real-face table_s31_000233: a seat with
+# its melds read into its hand, a 2p read at 0.997 renamed 8p, 9.15 in all, recorded as the
+# winner in the true winner's place; on REALVAL9D and 10D every win read right cost under 6)
+WIN_REPAIR = float(np.log(1000.0))
 
 
 @dataclass(frozen=True)
@@ -282,7 +285,7 @@ def showing_fourteen(reading: TableReading) -> list[int]:
 
 def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[int],
                   options: Mapping[str, Any] | None = None, *, indicator: Tile | None = None,
-                  keep_unfinished: bool = False,
+                  keep_unfinished: bool = False, bound: float | None = WIN_REPAIR,
                   max_tries: int = MAX_TRIES) -> tuple[Repair, list[int]]:
     """The most probable legal reading of ``table`` (repaired in place) with each of
     ``winners`` holding a finished hand under the ruleset, its options and the table's
@@ -290,7 +293,9 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
 
     When no probable reading finishes them all, the reading is repaired without that demand
     (unless ``keep_unfinished``, for a winner the caller named) and no seat is returned as
-    finished. Returns the repair and the winners whose hands it finishes.
+    finished. A reading is probable where the changes to each winner's own tiles cost less than
+    ``bound`` together (``WIN_REPAIR``; ``None``: any, for a winner the caller named). Returns
+    the repair and the winners whose hands it finishes.
 
     Each search is bounded by the readings it tries (``max_tries``; a photo's default
     ``repair.MAX_TRIES``), not by seconds, so the same picture gives the same record whatever
@@ -302,14 +307,19 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     for seat in winners:
         melds = scoring_melds(table.seats[seat].melds, seat)
         must[seat] = winning_test(ruleset, melds, dict(options or {}), ctx)
-    fixed = repair(table, must, max_tries=max_tries)
-    if fixed.legal or not must:
+    if not must:
+        return repair(table, must, max_tries=max_tries), []
+    trial = copy.deepcopy(table)
+    fixed = repair(trial, must, max_tries=max_tries)
+    if fixed.legal and _probable(trial, fixed.changes, must, bound):
+        table.__dict__.update(trial.__dict__)
         return fixed, list(must)
     # the winners' own hands first, then the rest around them: a misread elsewhere on the
     # table (a fifth copy, a flower twice) is no reason to miss a win laid down
     trial = copy.deepcopy(table)
     own = [finish_hand(trial, seat, test, max_tries=max_tries) for seat, test in must.items()]
-    if all(r.legal for r in own):
+    if all(r.legal for r in own) and _probable(trial, [c for r in own for c in r.changes],
+                                               must, bound):
         keep = frozenset(r for seat in must for r, part, _ in
                          trial.seats[seat].face_up(trial.detections.is_tile) if part != "flowers")
         rest = repair(trial, {}, max_tries=max_tries, keep=keep)
@@ -317,8 +327,23 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
         return Repair(legal=rest.legal, changes=[c for r in own for c in r.changes]
                       + rest.changes, problems=rest.problems), list(must)
     if keep_unfinished:
-        return fixed, []
+        return fixed if not fixed.legal else Repair(
+            legal=False, problems=["no probable reading finishes the hand"]), []
     return repair(table, {}, max_tries=max_tries), []
+
+
+def _probable(table: TableReading, changes: Sequence[Change], winners: Iterable[int],
+              bound: float | None) -> bool:
+    """The changes to each of ``winners``' own tiles (hand and melds) cost less than ``bound``
+    together (log odds lost; ``None``: no bound)."""
+    if bound is None:
+        return True
+    for seat in winners:
+        rows = {r for r, part, _ in table.seats[seat].face_up(table.detections.is_tile)
+                if part != "flowers"}
+        if sum(c.cost for c in changes if c.row in rows) >= bound:
+            return False
+    return True
 
 
 Reread = Callable[..., TableReading]  # (keep, drop=frozenset()) -> the table read again
@@ -376,12 +401,11 @@ def stray_winner(table: TableReading, ruleset: str | None,
     """A seat laying down 15 tiles face up (a kong counting 3), one more than any hand holds,
     whose hand finishes without one of its unsure boxes (under ``STRAY_SURE``, the
     ``STRAY_TRIES`` least sure): the table read again by ``reread`` with that box left out,
-    repaired (``legal`` as :func:`legal_reading` takes), the seat and the box. The hand must
-    finish with changes to its tiles costing less than ``STRAY_REPAIR`` (a hand that
-    finishes only by renaming sure tiles is the wrong box left out: fresh real-face
-    table_s47_000291, a kong's unsure fourth 1m left out for the stray 2s beside it, and
-    ``1111m`` renamed ``222s`` to finish); of the boxes that qualify, the one whose repair
-    costs least (the likeliest reading); ``None`` where there is none. A stray box over a
+    repaired (``legal`` as :func:`legal_reading` takes: a probable reading, ``WIN_REPAIR``; a
+    hand that finishes only by renaming sure tiles is the wrong box left out, fresh real-face
+    table_s47_000291, a kong's unsure fourth 1m left out for the stray 2s beside it and
+    ``1111m`` renamed ``222s``), the seat and the box; of the boxes that qualify, the one whose
+    repair costs least (the likeliest reading); ``None`` where there is none. A stray box over a
     claimed tile and the gap before its meld (fresh real-face table_s24_000029: a 1s read at
     0.07 across the gap before ``8s 7s 9s``, the meld then read into a hand of 15). Only
     ``seats`` are asked where given. Photos and video share it."""
@@ -398,10 +422,10 @@ def stray_winner(table: TableReading, ruleset: str | None,
             if seat.face_up_count != 14:
                 continue
             fixed, finished = legal_reading(trial, ruleset, [s.seat], options, **legal)
-            mine = {row for row, _, _ in seat.face_up(trial.detections.is_tile)}
-            cost = sum(c.cost for c in fixed.changes if c.row in mine)
-            if finished and cost < STRAY_REPAIR:
-                found.append((cost, trial, fixed, r))
+            if finished:
+                mine = {row for row, _, _ in seat.face_up(trial.detections.is_tile)}
+                found.append((sum(c.cost for c in fixed.changes if c.row in mine), trial,
+                              fixed, r))
         if found:
             _, trial, fixed, r = min(found, key=lambda f: f[0])
             return trial, fixed, s.seat, r
@@ -468,7 +492,7 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
         table, fixed, winner = _read_winner(table, ruleset, options, notes, reread)
     else:
         fixed, finished = legal_reading(table, ruleset, [winner], options,
-                                        keep_unfinished=True)
+                                        keep_unfinished=True, bound=None)
         spare = None if finished else spare_winner(table, ruleset, options, reread, [winner])
         stray = None if finished or spare is not None else stray_winner(
             table, ruleset, options, reread, [winner])

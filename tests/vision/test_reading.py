@@ -1145,6 +1145,27 @@ def test_impossible_winner_hand_is_repaired_from_top_k_and_flagged() -> None:
     parse_record(out.record)
 
 
+@pytest.mark.parametrize(("odds", "won"), [((0.99, 0.01), True), ((0.9995, 0.0005), False)])
+def test_a_hand_that_finishes_only_by_renaming_a_sure_tile_is_no_win(
+        odds: tuple[float, float], won: bool) -> None:
+    """Fresh real-face table_s31_000233: a seat whose melds were read into its hand finished
+    only with a 2p read at 0.997 renamed 8p, and was recorded as the winner in the true
+    winner's place. A hand is read finished only by changes likelier than 1 in 1000 together
+    (``WIN_REPAIR``): the winner's 5p read 6p with 5p the runner-up at 0.01 is mended; at
+    0.0005 no win is read, unless the caller names the winner (then the likeliest reading
+    that finishes it, however unlikely)."""
+    dets, calib = _dets(SHOWDOWN, {4: parse_tiles("6p")[0]})
+    dets.topk_ids[:, 1:], dets.topk_probs[:] = -1, [1.0, 0.0, 0.0]  # every other tile sure
+    dets.topk_ids[4, 1], dets.topk_probs[4, :2] = parse_tiles("5p")[0], odds
+    out = read_detections(dets, calib, ruleset="shandong")
+    wins = parse_record(out.record).wins
+    assert bool(wins) == won
+    assert [str(c) for c in out.repair.changes] == (["6p->5p"] if won else [])
+    named = read_detections(dets, calib, ruleset="shandong", winner=0)
+    assert parse_record(named.record).wins[0].seat == 0
+    assert format_tiles(named.table.seats[0].hand) == "123m456p78988sWWW"
+
+
 def test_a_reading_is_the_same_on_a_busy_machine(monkeypatch) -> None:
     """The repair search, of a still and of a live frame, is bounded by its tries, not by
     seconds: on a machine so busy that every look at the clock finds ten seconds gone, the same
