@@ -46,11 +46,10 @@ from vision.reading import (
     legal_reading,
     name_at_of,
     read_once,
+    recovered_winner,
     seat_states,
     showing_fourteen,
-    spare_winner,
     squared_corners,
-    stray_winner,
     table_waits,
 )
 from vision.region import Region, inside, table_region
@@ -380,16 +379,11 @@ class Pipeline:
         tries = MAX_TRIES if still else REPAIR_TRIES
         fixed, finished = legal_reading(table, self.ruleset, showing_fourteen(table),
                                         self.options, indicator=self.indicator, max_tries=tries)
-        if not finished:  # a winner laying down 13 with the box it lacks left out of its row
-            spare = spare_winner(table, self.ruleset, self.options, reread,
-                                 indicator=self.indicator, max_tries=tries)
-            if spare is not None:
-                table, fixed, _ = spare
-            else:  # a winner laying down 15, one of them a stray box
-                stray = stray_winner(table, self.ruleset, self.options, reread,
+        if not finished:  # a winner laying down 13 or 15, a box left out of its row or in it
+            found = recovered_winner(table, self.ruleset, self.options, reread,
                                      indicator=self.indicator, max_tries=tries)
-                if stray is not None:
-                    table, fixed, _, _ = stray
+            if found is not None:
+                table, fixed, _, _ = found
         return table, fixed
 
     def _still_pass(self, image: np.ndarray, again: bool) -> TileDetections:

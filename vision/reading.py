@@ -336,14 +336,14 @@ def _probable(table: TableReading, changes: Sequence[Change], winners: Iterable[
               bound: float | None) -> bool:
     """The changes to each of ``winners``' own tiles (hand and melds) cost less than ``bound``
     together (log odds lost; ``None``: no bound)."""
-    if bound is None:
-        return True
-    for seat in winners:
-        rows = {r for r, part, _ in table.seats[seat].face_up(table.detections.is_tile)
-                if part != "flowers"}
-        if sum(c.cost for c in changes if c.row in rows) >= bound:
-            return False
-    return True
+    return bound is None or all(_own_cost(table, changes, seat) < bound for seat in winners)
+
+
+def _own_cost(table: TableReading, changes: Sequence[Change], seat: int) -> float:
+    """What ``changes`` cost the seat's own tiles, hand and melds (log odds lost)."""
+    rows = {r for r, part, _ in table.seats[seat].face_up(table.detections.is_tile)
+            if part != "flowers"}
+    return sum(c.cost for c in changes if c.row in rows)
 
 
 Reread = Callable[..., TableReading]  # (keep, drop=frozenset()) -> the table read again
@@ -418,14 +418,11 @@ def stray_winner(table: TableReading, ruleset: str | None,
         found = []
         for r in unsure[:STRAY_TRIES]:
             trial = reread(frozenset(), frozenset({r}))
-            seat = trial.seats[s.seat]
-            if seat.face_up_count != 14:
+            if trial.seats[s.seat].face_up_count != 14:
                 continue
             fixed, finished = legal_reading(trial, ruleset, [s.seat], options, **legal)
             if finished:
-                mine = {row for row, _, _ in seat.face_up(trial.detections.is_tile)}
-                found.append((sum(c.cost for c in fixed.changes if c.row in mine), trial,
-                              fixed, r))
+                found.append((_own_cost(trial, fixed.changes, s.seat), trial, fixed, r))
         if found:
             _, trial, fixed, r = min(found, key=lambda f: f[0])
             return trial, fixed, s.seat, r
@@ -436,6 +433,22 @@ _STRAY_NOTE = ("seat {seat}: a box read as {tile} at {conf:.2f}, one tile more t
                "left out as a stray")
 _SPARE_NOTE = ("seat {seat}: a box beside a tile of its row, left out as a second box of that "
                "tile, read as the tile its finished hand lacks")
+
+
+def recovered_winner(table: TableReading, ruleset: str | None,
+                     options: Mapping[str, Any] | None, reread: Reread,
+                     seats: Sequence[int] | None = None, **legal: Any
+                     ) -> tuple[TableReading, Repair, int, str] | None:
+    """A winner the first reading missed by one box: a spare box taken back
+    (:func:`spare_winner`), else a stray box left out (:func:`stray_winner`); the table, its
+    repair, the seat and the record's note saying so, or ``None``. Photos and video share it."""
+    spare = spare_winner(table, ruleset, options, reread, seats, **legal)
+    if spare is not None:
+        return (*spare, _SPARE_NOTE.format(seat=spare[2]))
+    stray = stray_winner(table, ruleset, options, reread, seats, **legal)
+    if stray is not None:
+        return (*stray[:3], _stray_note(table, stray[2], stray[3]))
+    return None
 
 
 def _stray_note(table: TableReading, seat: int, row: int) -> str:
@@ -462,14 +475,10 @@ def _read_winner(table: TableReading, ruleset: str, options: Mapping[str, Any] |
         fixed, finished = legal_reading(trial, ruleset, [seat], options)
         if finished:
             return trial, fixed, seat
-    spare = spare_winner(table, ruleset, options, reread)
-    if spare is not None:
-        notes.append(_SPARE_NOTE.format(seat=spare[2]))
-        return spare
-    stray = stray_winner(table, ruleset, options, reread)
-    if stray is not None:
-        notes.append(_stray_note(table, stray[2], stray[3]))
-        return stray[:3]
+    found = recovered_winner(table, ruleset, options, reread)
+    if found is not None:
+        notes.append(found[3])
+        return found[:3]
     if seats:  # 14 tiles that no probable reading finishes: a player mid-turn, no win
         notes.append(f"seat {' or '.join(map(str, seats))} holds 14 tiles but no probable "
                      "reading is a finished hand; recorded as no win")
@@ -493,15 +502,11 @@ def read_detections(dets: TileDetections, calib: TableCalibration, *, ruleset: s
     else:
         fixed, finished = legal_reading(table, ruleset, [winner], options,
                                         keep_unfinished=True, bound=None)
-        spare = None if finished else spare_winner(table, ruleset, options, reread, [winner])
-        stray = None if finished or spare is not None else stray_winner(
-            table, ruleset, options, reread, [winner])
-        if spare is not None:
-            table, fixed, _ = spare
-            notes.append(_SPARE_NOTE.format(seat=winner))
-        elif stray is not None:
-            notes.append(_stray_note(table, winner, stray[3]))
-            table, fixed, _, _ = stray
+        found = None if finished else recovered_winner(table, ruleset, options, reread,
+                                                       [winner])
+        if found is not None:
+            table, fixed, _, note = found
+            notes.append(note)
     notes[:0] = [f"{TILE_NAMES[int(dets.class_id[r])]} read as {TILE_NAMES[t]} by where it "
                  "lies (a meld's set, a flower's row)" for r, t in table.corrected.items()]
     if not fixed.legal:
