@@ -34,6 +34,11 @@ FLOWER_RUNNER_UP = 0.01  # a tile there is a flower when a flower among its runn
 #                         tables, REALVAL10D and 14D), while a tile of another sort ranks no
 #                         flower at 0.01 (MODELS.md, fortieth session)
 SUIT_RUNNER_UP = 0.1  # a flower in a hand's row is a suit or honour tile when one is this likely
+MELD_ANEW = float(np.log(20_000.0))  # a meld names its tiles anew only where the kinds it
+#   gives them are at least 1 in 20,000 as likely as each one's likeliest, all together: on
+#   REALVAL9D-11D's melds read with tiles named anew, those right cost up to log 7,300 (a
+#   2s1s2s read 123s), those costing over log 160,000 were all wrong (a 789p and a 9m read
+#   as a kong of 9p, 345s 456s as 4444s)
 POND_ROW = 6  # discards lie in rows of six: a longer face-up row is a hand
 HALF_APART = 0.6  # tile widths: two face-up boxes closer than this, centre to centre, and
 HALF_OVERLAP = 0.3  # overlapping by this share of the smaller, box one tile twice (two tiles
@@ -1399,11 +1404,18 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
         three 白 read on a standing hand's tops, six widths apart, made a pung)."""
         if (i, k) not in memo:
             inside = gaps[i + 1:i + k]
-            found = None if max(inside) > layout.outer_gap else _as_meld(
-                dets, order[i:i + k], sideways, seat, at_end=i + k == n, by_gaps=True)
-            if found is not None and found.type == "exposed_kong":
-                found = _stray_in_kong(dets, order[i:i + k], inside, sideways, seat, found,
-                                       at_end=i + k == n)
+            rows, at_end = order[i:i + k], i + k == n
+            found = None
+            if max(inside) <= layout.outer_gap:
+                found = _as_meld(dets, rows, sideways, seat, at_end=at_end, by_gaps=True)
+                # a kong, whether or not it names its tiles past MELD_ANEW, may be a pung and
+                # a stray box (REALVAL11D table_s26_000220: 888m, a 3s half over its claimed 8m)
+                kong = found if found is not None or k == 3 else _as_meld(
+                    dets, rows, sideways, seat, at_end=at_end, by_gaps=True, bound=np.inf)
+                if kong is not None and kong.type == "exposed_kong":
+                    pung = _stray_in_kong(dets, rows, inside, sideways, seat, kong,
+                                          at_end=at_end)
+                    found = pung if pung is not kong else found
             memo[i, k] = found
         return memo[i, k]
 
@@ -1547,7 +1559,8 @@ def _shown_meld(meld: MeldReading | None) -> bool:
 
 
 def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
-             seat: int, at_end: bool = False, by_gaps: bool = False) -> MeldReading | None:
+             seat: int, at_end: bool = False, by_gaps: bool = False,
+             bound: float = MELD_ANEW) -> MeldReading | None:
     """The group as a meld, or ``None`` when it is not one (then it is part of the hand).
 
     Three readings allow for one unseen, misread or misboxed tile: a kong whose 4th tile the
@@ -1581,7 +1594,7 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
             return MeldReading(mtype, (kind,) * len(rows),
                                _claimed_from(seat, side[0], len(rows)), side[0], tuple(rows),
                                False)
-        run = _best_meld_tiles(dets, rows) if len(rows) == 3 else None
+        run = _best_meld_tiles(dets, rows, bound=bound) if len(rows) == 3 else None
         if run is not None and len(set(run)) == 3:  # a chow, claimed from the 上家
             return MeldReading("chow", run, (seat + 3) % 4, side[0], tuple(rows), False)
     if by_gaps and len(side) == len(rows):
@@ -1592,14 +1605,14 @@ def _as_meld(dets: TileDetections, rows: list[int], sideways: np.ndarray,
         side = []
     if any(back) or len(side) > 1:
         return None
-    tiles = _best_meld_tiles(dets, rows)
+    tiles = _best_meld_tiles(dets, rows, bound=bound)
     seen = tuple(int(dets.class_id[r]) for r in rows)
     if tiles is not None and len(set(tiles)) == 3 and side and side[0] > 0:
         # a run is claimed only from the 上家, its tile laid sideways at the left: a claimed
         # tile in the middle or at the right end is a pung's, when the pung needs no more of
         # the tiles read anew than the run (REALVAL29D table_s44_000234: 666m with a 6m read
         # 5m, its right tile sideways, taken for 456m)
-        pung = _best_meld_tiles(dets, rows, runs=False)
+        pung = _best_meld_tiles(dets, rows, runs=False, bound=bound)
         if pung is not None and _read_anew(pung, seen) <= _read_anew(tiles, seen):
             tiles = pung
     if tiles is None and len(rows) == 4 and side:
@@ -1664,10 +1677,11 @@ def _best_identical(dets: TileDetections, rows: list[int]) -> Tile | None:
     return max(full, key=lambda t: full[t]) if full else None
 
 
-def _best_meld_tiles(dets: TileDetections, rows: list[int], runs: bool = True
-                     ) -> tuple[Tile, ...] | None:
+def _best_meld_tiles(dets: TileDetections, rows: list[int], runs: bool = True,
+                     bound: float = MELD_ANEW) -> tuple[Tile, ...] | None:
     """The most probable reading of these tiles (among each one's top-k) that forms a set
-    (``runs``: a run may be one)."""
+    (``runs``: a run may be one), none where it is less likely than each tile's likeliest
+    kind by more than ``bound`` (log odds; :data:`MELD_ANEW`)."""
     options = []
     for r in rows:
         opts = [(int(t), float(np.log(max(p, 1e-6))))
@@ -1677,11 +1691,14 @@ def _best_meld_tiles(dets: TileDetections, rows: list[int], runs: bool = True
             return None
         options.append(opts)
     best: tuple[float, tuple[Tile, ...]] | None = None
+    floor = sum(max(s for _, s in opts) for opts in options) - bound
     for combo in itertools.product(*options):
         tiles = tuple(t for t, _ in combo)
         if not _is_set(tiles) or (not runs and len(set(tiles)) > 1):
             continue
         score = sum(s for _, s in combo)
+        if score < floor:
+            continue
         if best is None or score > best[0]:
             best = (score, tiles)
     return best[1] if best else None

@@ -1841,13 +1841,16 @@ def test_a_claimed_tile_boxed_over_part_of_its_length_is_still_claimed() -> None
     assert format_tiles(s0.hand) == "999m45556p"
 
 
-def test_a_box_astride_two_melds_makes_no_kong() -> None:
+@pytest.mark.parametrize("odds", [(0.5, 0.3, 0.2), (0.999998, 1e-6, 1e-6)])
+def test_a_box_astride_two_melds_makes_no_kong(odds: tuple[float, float, float]) -> None:
     """Fresh real-face table_s41_000210: a narrow box astride a pung ``444s`` and the pung
     ``999s`` after it, read 6s with 4s among its likely ones, 0.3 widths over both, made the
     kong ``4444s``. Tiles lying flat in a row never overlap: a kong's tile named anew whose
     box lies a quarter width or more over a neighbour's is a stray, and the other three the
     pung (a kong boxed apart with its claimed tile misread stays one:
-    ``test_a_kong_whose_claimed_tile_is_misread_is_still_a_kong``)."""
+    ``test_a_kong_whose_claimed_tile_is_misread_is_still_a_kong``), also where the stray is
+    all but sure of its own kind, too sure for the kong to be read (``MELD_ANEW``; REALVAL11D
+    table_s26_000220: 888m, a 3s box half over its claimed 8m)."""
     melds = [("pung", "444s", 0), ("pung", "999s", 1)]
     scene = Scene(seats=[SeatSpec(hand="88m333456p", melds=melds), *OTHER_HANDS])
     dets, row = _meld_row(scene)
@@ -1858,7 +1861,7 @@ def test_a_box_astride_two_melds_makes_no_kong() -> None:
     box[[0, 2]] = (box[0] + box[2]) / 2 + np.array([-0.22, 0.22]) * width
     four, six, nine = parse_tiles("4s6s9s")
     stray = TileDetections(xyxy=box[None], confidence=[0.3], class_id=[six],
-                           topk_ids=[[six, four, nine]], topk_probs=[[0.5, 0.3, 0.2]])
+                           topk_ids=[[six, four, nine]], topk_probs=[odds])
     s0 = _seat0(scene, TileDetections.merge([dets, stray]))
     assert [format_tiles(m.tiles) for m in s0.melds] == ["444s", "999s"]
     assert format_tiles(s0.hand) == "88m333456p"
@@ -1886,3 +1889,28 @@ def test_a_meld_beside_a_standing_tile_seen_edge_on_is_a_meld() -> None:
     s0 = _seat0(scene, TileDetections.merge([dets, stray]))
     assert [format_tiles(m.tiles) for m in s0.melds] == ["2222m"]
     assert format_tiles(s0.hand) == "P"  # the stray, left to the rules on strays
+
+
+@pytest.mark.parametrize(("group", "meld"), [("9m9p7p8p", None), ("9p7p8p", ("chow", "789p"))])
+def test_a_claimed_tile_makes_no_meld_of_tiles_named_anew_against_the_odds(
+        group: str, meld: tuple[str, str] | None) -> None:
+    """REALVAL9D table_s24_000155: a 9m, the claimed 9p lying sideways and 7p 8p after it,
+    each all but sure of its kind with 9p among its unlikely ones, were read as the kong
+    ``9999p`` (a claimed tile lets a group be read anew). A meld names its tiles anew only
+    where the kinds it gives them are at least 1 in 20,000 as likely as each one's own
+    (``MELD_ANEW``): the four are no meld, the last three the chow ``789p``."""
+    from vision.geometry import _as_meld
+
+    kinds = parse_tiles(group)
+    nine = parse_tiles("9p")[0]
+    n = len(kinds)
+    dets = TileDetections(xyxy=np.array([[40.0 * i, 0, 40.0 * i + 30, 40] for i in range(n)]),
+                          confidence=np.full(n, 0.8), class_id=kinds,
+                          topk_ids=np.array([[k, nine if k != nine else kinds[0]]
+                                             for k in kinds]),
+                          topk_probs=np.tile([0.99999, 0.00001], (n, 1)))
+    sideways = np.array([int(k) == nine for k in kinds])
+    out = _as_meld(dets, list(range(n)), sideways, seat=0)
+    assert (out.type, format_tiles(sorted(out.tiles))) == meld if meld else out is None
+    unbounded = _as_meld(dets, list(range(n)), sideways, seat=0, bound=np.inf)
+    assert unbounded is not None  # what the bound takes away
