@@ -173,7 +173,7 @@ def in_view(manifest: dict[str, Any], truth: dict[str, Any], flowers: bool = Tru
     return seen >= want
 
 
-def _face_up(truth: dict[str, Any]) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
+def truth_face_up(truth: dict[str, Any]) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
     """A seat's face-up tiles as compared: hand (sorted; none when hidden), melds, flowers."""
     hand = sorted(parse_tiles(truth["concealed"])) if truth.get("revealed") else []
     melds = sorted(tuple(sorted(parse_tiles(m["tiles"]))) for m in truth["melds"])
@@ -181,9 +181,19 @@ def _face_up(truth: dict[str, Any]) -> tuple[list[int], list[tuple[int, ...]], l
 
 
 def seat_face_up(seat: SeatReading) -> tuple[list[int], list[tuple[int, ...]], list[int]]:
-    """A seat's face-up tiles as read, in the form :func:`_face_up` gives the truth's."""
+    """A seat's face-up tiles as read, in the form :func:`truth_face_up` gives the truth's."""
     return (sorted(seat.hand), sorted(tuple(sorted(m.tiles)) for m in seat.melds),
             sorted(seat.flowers))
+
+
+def recorded_tiles(record: dict[str, Any] | None, seat: int
+                   ) -> tuple[list[int], list[tuple[int, ...]]]:
+    """A seat's concealed tiles (sorted) and melds as a hand record gives them, in the form
+    :func:`truth_face_up` gives the truth's; none where there is no record."""
+    seats = (record or {}).get("seats") or []
+    seat_json = seats[seat] if seats else {}
+    return (sorted(parse_tiles(seat_json.get("concealed", ""))),
+            sorted(tuple(sorted(parse_tiles(m["tiles"]))) for m in seat_json.get("melds", [])))
 
 
 @dataclass
@@ -244,7 +254,7 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
     for truth in manifest["game"]["seats"]:
         k = int(truth["seat"])
         seat = table.seats[k]
-        want = _face_up(truth)
+        want = truth_face_up(truth)
         got = seat_face_up(seat)
         ok = want == got
         out.seats[0] += ok
@@ -258,13 +268,9 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
     winner = winner_of(manifest)
     if winner is not None:
         truth = manifest["game"]["seats"][winner]
-        record = reading.record or {}
-        wins = record.get("wins") or [{}]
-        seat_json = record["seats"][winner] if record.get("seats") else {}
-        got_hand = sorted(parse_tiles(seat_json.get("concealed", "")))
-        got_melds = sorted(tuple(sorted(parse_tiles(m["tiles"]))) for m in
-                           seat_json.get("melds", []))
-        want_hand, want_melds, _ = _face_up(truth)
+        wins = (reading.record or {}).get("wins") or [{}]
+        got_hand, got_melds = recorded_tiles(reading.record, winner)
+        want_hand, want_melds, _ = truth_face_up(truth)
         ok = (wins[0].get("seat") == winner and got_hand == want_hand
               and got_melds == want_melds)
         out.winners[0] += ok
