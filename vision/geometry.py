@@ -47,6 +47,7 @@ HALF_ALIGN = 0.2  # share of a box's size by which two halves' edges across the 
 HALF_LONG = 1.2  # two halves make a tile (27 x 37 mm) at least this much longer along the split
 LONE_FACES = 3  # face-up tiles alone in a seat's row (no backs, no melds) taken for no hand
 STANDING_BESIDE = 2  # backs in a seat's row that make its faces melds beside a standing hand
+HAND_FACES = 13  # faces in a seat's row that are a hand laid down, whatever backs lie by
 STRAY_FACES = 2  # face-up boxes among a standing hand's backs taken for strays, at most
 # a box's shape between a tile lying along its seat (0) and one lying across (1), on its log
 # width/height: a hand read from two boxes or more this flat or flatter (their median) is
@@ -1237,9 +1238,13 @@ def _read_row(dets: TileDetections, rows: np.ndarray, d: np.ndarray, a: np.ndarr
             again, found = _melds_at_end(dets, order, gaps, side, seat, layout, edge_on)
             if again < start and not _claimed_in(dets, order[:again], sideways):
                 start, melds = again, found
-    if sum(1 for r in order[:start] if dets.is_back[r]) >= STANDING_BESIDE:
+    if sum(1 for r in order[:start] if dets.is_back[r]) >= STANDING_BESIDE \
+            and sum(1 for r in order if dets.is_tile[r]) < HAND_FACES:
         # a standing hand shows backs only: the faces beside it are melds (and a stray or
-        # two, which read_table drops), whatever their gaps and claimed tiles show
+        # two, which read_table drops), whatever their gaps and claimed tiles show; not where
+        # the row shows a hand's faces laid down, more than melds beside a standing tile or
+        # two show but for a kong (REALVAL14D table_s29_000069: 14 faces, two unsure back
+        # boxes beyond them cut the winner's 45688m789p789s into runs)
         faces = [r for r in order[:start] if dets.is_tile[r]]
         cut = _sets_beside_standing(dets, faces, sideways, seat)
         if cut:

@@ -1914,3 +1914,26 @@ def test_a_claimed_tile_makes_no_meld_of_tiles_named_anew_against_the_odds(
     assert (out.type, format_tiles(sorted(out.tiles))) == meld if meld else out is None
     unbounded = _as_meld(dets, list(range(n)), sideways, seat=0, bound=np.inf)
     assert unbounded is not None  # what the bound takes away
+
+
+def test_two_unsure_backs_beyond_a_hand_laid_down_make_it_no_melds(monkeypatch) -> None:
+    """REALVAL14D table_s29_000069: two unsure back boxes lying beyond the winner's hand laid
+    down (14 faces) made it a standing hand, its faces cut into runs as melds beside it. A
+    row showing a hand's faces (``HAND_FACES``) is a hand laid down, whatever backs lie by;
+    fewer faces beside two backs are still melds beside a standing hand
+    (``test_faces_in_line_with_a_standing_hands_backs_are_melds``)."""
+    import vision.geometry as geometry
+
+    scene = Scene(seats=[SeatSpec(hand="55m123p456p789s", melds=[("chow", "789s", 0)]),
+                         *OTHER_HANDS])
+    dets, row = _meld_row(scene)
+    height = float(np.median(dets.xyxy[row, 3] - dets.xyxy[row, 1]))
+    beyond = dets.xyxy[row[8:10]] + np.array([0.0, 1.2, 0.0, 1.2]) * height
+    backs = TileDetections(xyxy=beyond, confidence=[0.3, 0.26], class_id=[BACK_CLASS] * 2,
+                           topk_ids=[[BACK_CLASS, -1, -1]] * 2, topk_probs=[[1.0, 0, 0]] * 2)
+    both = TileDetections.merge([dets, backs])
+    s0 = _seat0(scene, both)
+    assert format_tiles(s0.hand) == "55m123456p789s"
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["789s"]
+    monkeypatch.setattr(geometry, "HAND_FACES", 99)
+    assert _seat0(scene, both).melds != s0.melds  # what the rule keeps from happening
