@@ -47,6 +47,8 @@ HALF_ALIGN = 0.2  # share of a box's size by which two halves' edges across the 
 HALF_LONG = 1.2  # two halves make a tile (27 x 37 mm) at least this much longer along the split
 LONE_FACES = 3  # face-up tiles alone in a seat's row (no backs, no melds) taken for no hand
 STANDING_BESIDE = 2  # backs in a seat's row that make its faces melds beside a standing hand
+FLOWERS_CLEAR = 1.0  # tile widths from a hand's flowers to its pond, at the least (the
+#                     flowers lie about 1.3 in front of the hand, the pond 5.4 inside it)
 HAND_FACES = 13  # faces in a seat's row that are a hand laid down, whatever backs lie by
 STRAY_FACES = 2  # face-up boxes among a standing hand's backs taken for strays, at most
 # a box's shape between a tile lying along its seat (0) and one lying across (1), on its log
@@ -990,6 +992,14 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
         # standing hand, not the wall, however near the pond lies
         flowers_d = float(np.median(d[mine_fl])) if len(mine_fl) else np.inf
         flowers_in = bool(backs[o].any()) and row_d - FLOWER_BAND <= flowers_d < row_d
+        # so is a face-up row with flowers just inside it, along its length, and the pond
+        # well inside them (the seat's melds, its standing hand unboxed: REALVAL13D
+        # table_s28_000133's 789m 444p, a stray box between them and the flowers, were read
+        # as its pond; a flower off the row's end is no sign, 10D table_s25_000007)
+        front = mine_fl[(a[mine_fl] >= a[o].min() - 1.0) & (a[mine_fl] <= a[o].max() + 1.0)]
+        front_d = float(np.median(d[front])) if len(front) else np.inf
+        flowers_in |= len(pond) > 0 and row_d - FLOWER_BAND <= front_d < row_d \
+            and float(np.median(d[pond])) < front_d - FLOWERS_CLEAR
         if len(pond):  # the pond ends about 2.4 widths inside the wall, 5.4 inside the hand;
             # a tile nearer is a flower read as a suit tile (flowers lie 1.3 widths in front
             # of the hand) when the row is longer than a pond's and as far out as other hands

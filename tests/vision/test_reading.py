@@ -1937,3 +1937,31 @@ def test_two_unsure_backs_beyond_a_hand_laid_down_make_it_no_melds(monkeypatch) 
     assert [format_tiles(m.tiles) for m in s0.melds] == ["789s"]
     monkeypatch.setattr(geometry, "HAND_FACES", 99)
     assert _seat0(scene, both).melds != s0.melds  # what the rule keeps from happening
+
+
+def test_melds_with_the_flowers_just_inside_and_the_pond_beyond_are_no_pond(monkeypatch) -> None:
+    """REALVAL13D table_s28_000133: a seat's melds ``789m 444p``, its standing hand unboxed, its
+    flower just inside them and its pond far inside, a stray box between the melds and the
+    flower: the stray lay too near the melds for a pond to end, so the melds were read as the
+    pond. A face-up row with the seat's flowers just inside it and the pond well inside them
+    (``FLOWERS_CLEAR``) is the seat's row."""
+    import vision.geometry as geometry
+
+    scene = Scene(seats=[SeatSpec(flowers="f4", discards="9p3m2pNW7p9p8mE",
+                                  melds=[("chow", "789m", 0), ("pung", "444p", 1)]),
+                         *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = np.flatnonzero(dets.is_tile)
+    row = mine[np.argsort(-dets.center[mine, 1])][:6]
+    last = row[np.argmax(dets.center[row, 0])]
+    width, height = dets.xyxy[last, 2:] - dets.xyxy[last, :2]
+    box = dets.xyxy[last] + np.array([1.2 * width, -0.7 * height] * 2)
+    two = parse_tiles("2s")[0]
+    stray = TileDetections(xyxy=box[None], confidence=[0.5], class_id=[two],
+                           topk_ids=[[two, -1, -1]], topk_probs=[[0.9, 0.0, 0.0]])
+    both = TileDetections.merge([dets, stray])
+    s0 = _seat0(scene, both)
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["789m", "444p"]
+    assert s0.hand == [] and format_tiles(s0.flowers) == "f4"
+    monkeypatch.setattr(geometry, "FLOWERS_CLEAR", np.inf)
+    assert _seat0(scene, both).melds == []  # what the rule keeps from happening
