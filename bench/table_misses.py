@@ -45,15 +45,17 @@ from vision.reading import read_image  # noqa: E402
 SEAT_ROLES = ("hand", "meld", "flower")
 
 
+def _tiles(hand: list[int], melds: list[tuple[int, ...]]) -> Counter[int]:
+    """A hand's and its melds' tiles together, however they are cut."""
+    return Counter(hand) + Counter(t for meld in melds for t in meld)
+
+
 def seat_category(want: tuple[list[int], list[tuple[int, ...]], list[int]],
                   got: tuple[list[int], list[tuple[int, ...]], list[int]]) -> str:
     """How a seat's face-up tiles as read (``got``) differ from the truth's (``want``), each
     as :func:`vision.manifest.seat_face_up` gives them: (hand, melds, flowers)."""
-    def tiles(face_up: tuple[list[int], list[tuple[int, ...]], list[int]]) -> Counter[int]:
-        return Counter(face_up[0]) + Counter(t for meld in face_up[1] for t in meld)
-
-    missing = sum((tiles(want) - tiles(got)).values())
-    extra = sum((tiles(got) - tiles(want)).values())
+    missing = sum((_tiles(*want[:2]) - _tiles(*got[:2])).values())
+    extra = sum((_tiles(*got[:2]) - _tiles(*want[:2])).values())
     fl_missing = sum((Counter(want[2]) - Counter(got[2])).values())
     fl_extra = sum((Counter(got[2]) - Counter(want[2])).values())
     if not missing and not extra:
@@ -97,17 +99,19 @@ def tile_fates(manifest: dict[str, Any], seat: int, dets: Any,
 
 
 def winner_category(record: dict[str, Any] | None, winner: int, want_hand: list[int],
-                    want_melds: list[tuple[int, ...]]) -> str:
-    """What the record says of a scene's win that is not the truth's."""
+                    want_melds: list[tuple[int, ...]]) -> str | None:
+    """What the record says of a scene's win where it is not the truth's; ``None`` where it
+    is (``winner`` recorded as the winner with the truth's hand and melds)."""
     wins = (record or {}).get("wins") or []
     if not wins:
         return "no win"
     if wins[0].get("seat") != winner:
         return "another seat's win"
     hand, melds = recorded_tiles(record, winner)
-    return "a win, melds cut otherwise" if Counter(hand) + Counter(
-        t for m in melds for t in m) == Counter(want_hand) + Counter(
-        t for m in want_melds for t in m) else "a win with other tiles"
+    if (hand, melds) == (want_hand, want_melds):
+        return None
+    return "a win, melds cut otherwise" if _tiles(hand, melds) == _tiles(
+        want_hand, want_melds) else "a win with other tiles"
 
 
 def main() -> int:
@@ -146,11 +150,11 @@ def main() -> int:
             continue
         truth = manifest["game"]["seats"][winner]
         want = truth_face_up(truth)
-        wins = (reading.record or {}).get("wins") or [{}]
-        if wins[0].get("seat") == winner and recorded_tiles(reading.record, winner) == want[:2]:
+        said = winner_category(reading.record, winner, *want[:2])
+        if said is None:
             continue
         seat_cat = seat_category(want, seat_face_up(reading.table.seats[winner]))
-        cat = f"{winner_category(reading.record, winner, *want[:2])}; seat: {seat_cat}"
+        cat = f"{said}; seat: {seat_cat}"
         cat += "" if in_view(manifest, truth, flowers=False) else " (not all in view)"
         winners[cat] += 1
         where[cat].append(name)

@@ -320,8 +320,7 @@ def legal_reading(table: TableReading, ruleset: str | None, winners: Sequence[in
     own = [finish_hand(trial, seat, test, max_tries=max_tries) for seat, test in must.items()]
     if all(r.legal for r in own) and _probable(trial, [c for r in own for c in r.changes],
                                                must, bound):
-        keep = frozenset(r for seat in must for r, part, _ in
-                         trial.seats[seat].face_up(trial.detections.is_tile) if part != "flowers")
+        keep = frozenset(r for seat in must for r in _own_rows(trial, seat))
         rest = repair(trial, {}, max_tries=max_tries, keep=keep)
         table.__dict__.update(trial.__dict__)
         return Repair(legal=rest.legal, changes=[c for r in own for c in r.changes]
@@ -341,9 +340,15 @@ def _probable(table: TableReading, changes: Sequence[Change], winners: Iterable[
 
 def _own_cost(table: TableReading, changes: Sequence[Change], seat: int) -> float:
     """What ``changes`` cost the seat's own tiles, hand and melds (log odds lost)."""
-    rows = {r for r, part, _ in table.seats[seat].face_up(table.detections.is_tile)
-            if part != "flowers"}
+    rows = set(_own_rows(table, seat))
     return sum(c.cost for c in changes if c.row in rows)
+
+
+def _own_rows(table: TableReading, seat: int) -> list[int]:
+    """The detection rows of the seat's own face-up tiles, hand and melds (flowers left out):
+    what a win's reading may change and what its bound weighs."""
+    return [r for r, part, _ in table.seats[seat].face_up(table.detections.is_tile)
+            if part != "flowers"]
 
 
 Reread = Callable[..., TableReading]  # (keep, drop=frozenset()) -> the table read again
@@ -413,8 +418,8 @@ def stray_winner(table: TableReading, ruleset: str | None,
     for s in table.seats:
         if (seats is not None and s.seat not in seats) or s.face_up_count != 15 or s.hidden:
             continue
-        rows = [r for r, part, _ in s.face_up(table.detections.is_tile) if part != "flowers"]
-        unsure = sorted((r for r in rows if conf[r] < STRAY_SURE), key=lambda r: conf[r])
+        unsure = sorted((r for r in _own_rows(table, s.seat) if conf[r] < STRAY_SURE),
+                        key=lambda r: conf[r])
         found = []
         for r in unsure[:STRAY_TRIES]:
             trial = reread(frozenset(), frozenset({r}))

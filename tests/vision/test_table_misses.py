@@ -41,6 +41,7 @@ def test_a_missed_win_is_counted_by_what_the_record_says() -> None:
     record = {"wins": [{"seat": 2}], "seats": [{}, {}, {"concealed": "11sEE123m456p789s"},
                                                {}]}
     assert recorded_tiles(record, 2) == want
+    assert table_misses.winner_category(record, 2, *want) is None
     assert table_misses.winner_category(None, 2, *want) == "no win"
     assert table_misses.winner_category({**record, "wins": [{"seat": 1}]}, 2, *want) \
         == "another seat's win"
