@@ -37,6 +37,7 @@ from vision.manifest import (  # noqa: E402
     recorded_tiles,
     seat_face_up,
     truth_face_up,
+    win_recorded,
     winner_of,
 )
 from vision.metrics import greedy_pairs  # noqa: E402
@@ -102,14 +103,14 @@ def winner_category(record: dict[str, Any] | None, winner: int, want_hand: list[
                     want_melds: list[tuple[int, ...]]) -> str | None:
     """What the record says of a scene's win where it is not the truth's; ``None`` where it
     is (``winner`` recorded as the winner with the truth's hand and melds)."""
+    if win_recorded(record, winner, want_hand, want_melds):
+        return None
     wins = (record or {}).get("wins") or []
     if not wins:
         return "no win"
     if wins[0].get("seat") != winner:
         return "another seat's win"
     hand, melds = recorded_tiles(record, winner)
-    if (hand, melds) == (want_hand, want_melds):
-        return None
     return "a win, melds cut otherwise" if _tiles(hand, melds) == _tiles(
         want_hand, want_melds) else "a win with other tiles"
 

@@ -196,6 +196,14 @@ def recorded_tiles(record: dict[str, Any] | None, seat: int
             sorted(tuple(sorted(parse_tiles(m["tiles"]))) for m in seat_json.get("melds", [])))
 
 
+def win_recorded(record: dict[str, Any] | None, seat: int, hand: list[int],
+                 melds: list[tuple[int, ...]]) -> bool:
+    """Whether a hand record names ``seat`` its winner with these concealed tiles and melds
+    (each in the form :func:`truth_face_up` gives them)."""
+    wins = (record or {}).get("wins") or [{}]
+    return wins[0].get("seat") == seat and recorded_tiles(record, seat) == (hand, melds)
+
+
 @dataclass
 class TableScore:
     """What ``mjtable eval --tables`` counts over scenes (one field pair: right, total)."""
@@ -271,8 +279,7 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
         wins = (reading.record or {}).get("wins") or [{}]
         got_hand, got_melds = recorded_tiles(reading.record, winner)
         want_hand, want_melds, _ = truth_face_up(truth)
-        ok = (wins[0].get("seat") == winner and got_hand == want_hand
-              and got_melds == want_melds)
+        ok = win_recorded(reading.record, winner, want_hand, want_melds)
         out.winners[0] += ok
         out.winners[1] += 1
         if in_view(manifest, truth, flowers=False, min_visible=min_visible):
