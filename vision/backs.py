@@ -107,12 +107,17 @@ def ground_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
     brightest pixels (ink is darker than its ground); None without sure faces."""
     sure = np.flatnonzero((dets.confidence >= SURE) & dets.is_tile)
     sure = sure[np.argsort(-dets.confidence[sure])[:MAX_SURE]]
-    grounds = []
-    for row in sure:
-        px = middle_lab(image, dets.xyxy[row])
-        if len(px):
-            grounds.append(px[px[:, 0] >= np.percentile(px[:, 0], 100 - GROUND_SHARE)].mean(0))
+    grounds = [g for g in (face_ground(image, dets.xyxy[row]) for row in sure) if g is not None]
     return np.median(np.array(grounds), axis=0) if grounds else None
+
+
+def face_ground(image: np.ndarray, box: np.ndarray) -> np.ndarray | None:
+    """(3,) Lab colour of one face's ground: the mean of its middle's brightest pixels (ink is
+    darker than its ground); None where the box shows no middle."""
+    px = middle_lab(image, box)
+    if not len(px):
+        return None
+    return px[px[:, 0] >= np.percentile(px[:, 0], 100 - GROUND_SHARE)].mean(0)
 
 
 def back_shares(image: np.ndarray, dets: TileDetections,

@@ -26,7 +26,14 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.backs import BLANK_CLASS, frame_colours, ground_colour, middle_lab, nearer_back
+from vision.backs import (
+    BLANK_CLASS,
+    face_ground,
+    frame_colours,
+    ground_colour,
+    middle_lab,
+    nearer_back,
+)
 from vision.detections import TileDetections
 from vision.metrics import iou_matrix
 
@@ -51,6 +58,10 @@ FELT_APART = 15.0
 # FELT_LEAST (the 白 places above: 5.2 and more) is one colour can no longer tell from them
 GROUND_OVER_FELT = 5.0
 FELT_LEAST = 4.0
+# the felt beside a place: clear pixels within this many of its sizes around it, this many
+# at the least
+BESIDE_REACH = 1.5
+BESIDE_LEAST = 50
 # a place is a back where this share of its middle is nearer the backs' colour than the faces'
 # and its median colour this many times nearer the backs' than the felt's. Over the places
 # proposed on REALVAL6 and 7 (11,656; MODELS.md, twenty-sixth session) the 9 on a concealed
@@ -83,6 +94,16 @@ LONE_ALIGN = 0.9  # cosine over which that row runs along the line to the lone b
 # alike within HOLE_ALIKE (a gap between melds beside a claimed tile lying sideways, 1.5 to 1.7
 # steps, is no hole)
 HOLE_STEPS = (1.8, 2.3)
+# a claimed tile lying sideways beyond a hole lies half its extra length farther on (no
+# nearer: beside the hand's gap and no hole it lay 1.83 steps on, REALVAL11D
+# table_s26_000123), and may lie this many steps farther still: the hand's gap before its
+# melds (14 mm over a tile's 27.6) lies on one side of a hole where a meld's first tile went
+# unboxed (REALVAL33D table_s48_000114: a kong of 白 read as a pung, its first tile unboxed
+# between the hand's F and the claimed 白, 2.6 steps apart). Not beyond a tile lying along the
+# row: a meld's first tile boxed doubly, no box holding its place, lay 2.4 steps from the hand
+# (REALVAL10D table_s25_000049)
+HOLE_GAP = 0.5
+HOLE_TURNED = 1.7  # a tile lying across a row is this many times longer along it, at most
 HOLE_ALIKE = 1.15
 # the face box beyond a hole may be longer than the box before it along the row, up to this
 # many times (alike across): a box over its tile and part of the unboxed one (fresh real-face
@@ -290,17 +311,30 @@ def hole_places(dets: TileDetections, shape: tuple[int, ...]) -> tuple[np.ndarra
     # or longer along the step than a and j, alike across it (the sides' ratios, k's over a's)
     along_y = (np.abs(step[:, 1]) > np.abs(step[:, 0]))[:, None]  # (P, 1): the row runs along y
     longer = np.ones(t.shape, bool)
-    for x in (a, j):
+    for x in (j, a):
         r = ratio[x]  # (P, F, 2): every face box's sides (w, h) over x's
         length = np.where(along_y, r[..., 1], r[..., 0])
         width = np.where(along_y, r[..., 0], r[..., 1])
         longer &= (length > 1) & (length <= HOLE_LONG) & (width > 1 / HOLE_ALIKE) \
             & (width < HOLE_ALIKE)
+    # or a tile lying across the row (a claimed tile turned sideways) where a lies along it:
+    # longer along the row than a, its long side along the row where a's lies across it
+    long_side = np.where(along_y, size[None, :, 1] > size[None, :, 0],
+                         size[None, :, 0] > size[None, :, 1])  # (P, F): its long side along
+    turned = long_side & ~long_side[np.arange(len(a)), a][:, None] & (length > 1) \
+        & (length <= HOLE_TURNED)
+    extra = np.where(turned, (length - 1) / 2, 0.0)  # a turned tile's centre lies farther on
+    nearest, farthest = HOLE_STEPS[0] + extra, HOLE_STEPS[1] + extra + np.where(turned, HOLE_GAP, 0)
     near = np.argsort(np.linalg.norm(d, axis=2), axis=1)[:, 1:HOLE_NEAR + 1]
     sized = _alike((size / np.median(size[near], axis=1))[:, None, :], HOLE_ALIKE)[:, 0]
     longer &= (sized[a] & sized[j])[:, None]
-    on = (t >= HOLE_STEPS[0]) & (t <= HOLE_STEPS[1]) & (side_off <= ACROSS * reach[:, None]) \
-        & ((same[a] & same[j]) | longer)
+    turned &= (sized[a] & sized[j])[:, None]
+    # a tile lying across is narrower across the row: laid against the row's edge, its centre
+    # lies off the line by half the difference
+    across = np.where(along_y, size[None, :, 0], size[None, :, 1])  # (P, F)
+    slack = np.where(turned, np.abs(across - across[np.arange(len(a)), a][:, None]) / 2, 0.0)
+    on = (t >= nearest) & (t <= farthest) \
+        & (side_off <= ACROSS * reach[:, None] + slack) & ((same[a] & same[j]) | longer | turned)
     closed = on.any(axis=1)
     k = np.where(closed, np.argmax(on, axis=1), a)
     reaching = longer[np.arange(len(k)), k] & ~(same[a] & same[j])[np.arange(len(k)), k]
@@ -375,15 +409,54 @@ def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
             colours[i] = np.median(px, axis=0)
     to_ground = np.linalg.norm(colours - ground, axis=1)
     near = to_ground <= GROUND_NEAR
+    # or near the ground of the face beside it, lit as it is, where the felt beside it is far
+    # too: a table lit unevenly shows faces' grounds far apart (REALVAL33D table_s48_000118: a
+    # 白 at a hand's end 12.6 from the frame's ground, 1.7 from its neighbour's), and felt in
+    # shade lies near a shaded face's ground (REALVAL14D table_s29_000085: 0.8)
+    lit = np.zeros(len(places), bool)
+    for i in np.flatnonzero(~near):
+        ground_beside, felt_beside = _beside(image, dets, places[i])
+        lit[i] = np.linalg.norm(colours[i] - ground_beside) <= GROUND_NEAR \
+            and np.linalg.norm(colours[i] - felt_beside) >= FELT_APART
     # the felt's colour only where a place looks like a face (most frames: none)
-    felt = felt_colour(image, dets) if (near & ~between).any() else None
+    felt = felt_colour(image, dets) if ((near | lit) & ~between).any() else None
     if felt is None:
         apart = np.zeros(len(places), bool)
     else:
         to_felt = np.linalg.norm(colours - felt, axis=1)
         apart = (to_felt >= FELT_APART) | (
             (to_felt >= FELT_LEAST) & (to_ground * GROUND_OVER_FELT <= to_felt))
-    return places[near & (apart | between)]
+    return places[((near | lit) & apart) | (near & between)]
+
+
+def _beside(image: np.ndarray, dets: TileDetections, box: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Lab colours beside a place, lit as it is: the ground of the face box nearest it and the
+    felt around it (within ``BESIDE_REACH`` of its size, clear of every box); inf where there
+    is none."""
+    ground = felt = np.full(3, np.inf)
+    faces = np.flatnonzero(dets.is_tile)
+    if len(faces):
+        centre = (box[:2] + box[2:]) / 2
+        nearest = faces[np.argmin(np.linalg.norm(dets.center[faces] - centre, axis=1))]
+        found = face_ground(image, dets.xyxy[nearest])
+        ground = ground if found is None else found
+    size = box[2:] - box[:2]
+    x0, y0 = np.maximum(np.floor(box[:2] - BESIDE_REACH * size), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(box[2:] + BESIDE_REACH * size),
+                        [image.shape[1], image.shape[0]]).astype(int)
+    if x1 <= x0 or y1 <= y0:
+        return ground, felt
+    clear = np.ones((y1 - y0, x1 - x0), bool)
+    for bx0, by0, bx1, by1 in np.vstack([dets.xyxy, box[None]]):
+        clear[max(0, int(by0 - FELT_MARGIN) - y0):max(0, int(np.ceil(by1 + FELT_MARGIN)) - y0),
+              max(0, int(bx0 - FELT_MARGIN) - x0):max(0, int(np.ceil(bx1 + FELT_MARGIN)) - x0)] \
+            = False
+    px = image[y0:y1, x0:x1][clear]
+    if len(px) >= BESIDE_LEAST:
+        lab = cv2.cvtColor(px.reshape(-1, 1, 3).astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
+        felt = np.median(lab.reshape(-1, 3), axis=0)
+    return ground, felt
 
 
 def on_felt(image: np.ndarray, dets: TileDetections) -> np.ndarray:

@@ -62,6 +62,10 @@ STANDING_UNSURE = 0.5  # a lone box across its seat beside melds, scored under t
 # row's end lies in front of the row, not in it (a flower read as a suit tile, fresh real-face
 # table_s26_000043: 1.06 in front, past the melds); the row's own tiles lie within 0.4 of it
 OFF_LINE = 0.75
+# tile widths from a row's end to the next tile on, past the diagonal that splits the seats:
+# a tile a width on, a claimed one lying sideways 1.2, a meld 1.3 past the hand's end (a
+# tile nearer is one boxed twice, farther no tile of the row)
+PAST_STEP = (0.7, 1.7)
 # a seat's outermost run whose face-up boxes are all scored under this (detector x classifier)
 # while sure faces lie inside it is no row: boxes on bare cloth beyond the hand (fresh
 # real-face table_s27_000217: five at 0.08-0.19 on a light cloth, read 9s and 白, took the
@@ -98,8 +102,10 @@ SHORT_BOXED_ENDS = 0.3
 # boxed 38x46 where the row's upright faces are boxed 58 high, 0.49 widths from its 1s)
 SHORT_ACROSS = 0.85
 # a kong's box named anew lying this many widths over a neighbour's in the row is a stray
-# (:func:`_stray_in_kong`): tiles lying flat in a row never overlap
-STRAY_OVERLAP = 0.25
+# (:func:`_stray_in_kong`): tiles lying flat in a row never overlap. The strays found lay 0.51
+# and 0.58 over; a claimed tile boxed small, 0.26 over by the row's measure though the boxes
+# shared 8% of its area, is none (REALVAL33D table_s48_000057: 7777p read as 777p)
+STRAY_OVERLAP = 0.3
 # of two face-up boxes of a seat's row at much the same place along it (under 0.6 widths
 # apart), lying this many widths or more apart across it, the one farther from the line the
 # row's other tiles make lies in front of the row (a flower) or beyond it (the table's rim);
@@ -900,6 +906,17 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
     readings = [SeatReading(seat=k) for k in range(4)]
     rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]
     outers = [outer_of(rows_of[k]) for k in range(4)]
+    past = _past_the_diagonal(rel, towards, rights, width, seat, outers, face_up & (role == ""))
+    if (past != seat).any():  # each tile measured again from its own seat
+        seat = past
+        w_of = width[seat]
+        d = np.einsum("ij,ij->i", rel, towards[seat]) / w_of
+        a = np.einsum("ij,ij->i", rel, rights[seat]) / np.maximum(w_of, 1e-9)
+        sideways, seen, across, flat = _sideways(calib, dets, pos, seat, w_of,
+                                                 layout.tile_aspect)
+        sideways &= face_up
+        rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]
+        outers = [outer_of(rows_of[k]) for k in range(4)]
     # a "flower" lying in a hand's row, in line with it, is a suit tile read as a flower
     # (flowers lie in front of the hand): read it as its likeliest runner-up that is no flower
     suit_reads: dict[int, Tile] = {}
@@ -947,6 +964,23 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
             inner = outer_of(np.setdiff1d(rows_of[k], o))
             if face_up[inner].sum() >= 3 and _side_by_side(inner, a):
                 beyond_the_row(k, inner)
+        o = outers[k]
+        mine_fl = np.flatnonzero((role == "flower") & (seat == k))
+        if len(o) and len(mine_fl) and not face_up[o].any():
+            # backs beyond a face-up row whose flowers lie just inside it, too far from the
+            # backs to be theirs: a hand's flowers lie just inside the hand, so the face-up
+            # row is the seat's and the backs are the rim or a sliver at the frame's edge
+            # (REALVAL9D table_s24_000095: six boxes 3-6 px tall at the frame's foot took
+            # the place of 888s FFF SSS, read as the pond)
+            inner = outer_of(np.setdiff1d(rows_of[k], o))
+            if face_up[inner].sum() >= 3 and not backs[inner].any():
+                row_d = float(np.median(d[inner]))
+                front = mine_fl[(a[mine_fl] >= a[inner].min() - 1.0)
+                                & (a[mine_fl] <= a[inner].max() + 1.0)]
+                front_d = float(np.median(d[front])) if len(front) else -np.inf
+                if row_d - FLOWER_BAND <= front_d < row_d \
+                        and float(np.median(d[o])) - front_d > FLOWER_BAND:
+                    beyond_the_row(k, inner)
     full = {k: float(np.median(d[o])) for k, o in enumerate(outers) if len(o) >= 3}
     for k in range(4):
         # a box or two alone beyond where the other seats' hands lie (a stray box, the rim of
@@ -1155,6 +1189,45 @@ def _shifted(box: np.ndarray, at: np.ndarray, move: np.ndarray,
     ends = calib.to_image(np.stack([at, at + move]))
     step = ends[1] - ends[0]
     return box + np.r_[step, step]
+
+
+def _past_the_diagonal(rel: np.ndarray, towards: np.ndarray, rights: np.ndarray,
+                       width: np.ndarray, seat: np.ndarray, outers: list[np.ndarray],
+                       loose: np.ndarray) -> np.ndarray:
+    """(N,) each box's seat, a seat's row run on past the diagonal that splits the seats: the
+    face-up tiles (``loose``: those in no role yet) the diagonal gave the next seat that lie in
+    line with a row of three faces or more (``OFF_LINE``) and run on from its end, a step apart
+    (``PAST_STEP``), are the row's, unless they lie in line with their own seat's row of three
+    others or more (REALVAL33D table_s48_000048: a hand's last two tiles, 2m 3m, past the
+    corner, read as the next seat's discards)."""
+    out = seat.copy()
+    for k in range(4):
+        o = outers[k][loose[outers[k]]]
+        if len(o) < 3:
+            continue
+        dk = rel @ towards[k] / width[k]
+        ak = rel @ rights[k] / width[k]
+        slope, level = np.polyfit(ak[o], dk[o], 1) if len(o) >= 5 else (0.0, np.median(dk[o]))
+        free = np.flatnonzero(loose & (seat != k))
+        free = free[np.abs(dk[free] - (slope * ak[free] + level)) <= OFF_LINE]
+        # a tile in line with its own seat's row of three others or more stays there
+        for j in set(seat[free].tolist()):
+            row = outers[j][loose[outers[j]] & ~np.isin(outers[j], free)]
+            if len(row) >= 3:
+                dj = rel @ towards[j] / width[j]
+                mine = free[seat[free] == j]
+                free = np.setdiff1d(free, mine[np.abs(dj[mine] - np.median(dj[row])) <= OFF_LINE])
+        for sign, end in ((1.0, float(ak[o].max())), (-1.0, float(ak[o].min()))):
+            while len(free):
+                step = sign * (ak[free] - end)
+                on = np.flatnonzero((step >= PAST_STEP[0]) & (step <= PAST_STEP[1]))
+                if not len(on):
+                    break
+                r = int(free[on[np.argmin(step[on])]])
+                out[r] = k
+                end = float(ak[r])
+                free = free[free != r]
+    return out
 
 
 def _flowers_to_their_row(role: np.ndarray, seat: np.ndarray, d: np.ndarray, a: np.ndarray,

@@ -421,3 +421,64 @@ def test_a_blank_between_two_blanks_a_tile_apart_is_a_place() -> None:
     between = (dets.xyxy[middle] + shift)[None]
     assert _between_blanks(seen.with_(xyxy=apart), image.shape).shape == (1, 4)
     assert not (iou_matrix(face_places(image, seen.with_(xyxy=apart)), between) > 0.3).any()
+
+
+# seat 0: a hand, then a kong of 白 whose second tile was claimed, lying sideways
+KONG_BESIDE = Scene(seats=[SeatSpec(hand="1m469p22668sF", melds=[("exposed_kong", "PPPP", 1)]),
+                           SeatSpec(hand="1234567s1234p5m"), SeatSpec(hand="9876543m9876p5s"),
+                           SeatSpec(hand="1234567m1234p5s")], wall=40)
+
+
+def test_a_melds_first_tile_between_the_hand_and_a_claimed_tile_is_a_hole() -> None:
+    """REALVAL33D table_s48_000114: a kong of 白 read as a pung, its first tile unboxed between
+    the hand's F and the claimed 白 lying sideways. The box beyond lay 2.6 steps on, past
+    ``HOLE_STEPS``: the hand's gap before its melds lies on one side of the hole, and the
+    claimed tile's box is longer along the row. Unhurt, the row shows no hole."""
+    dets, truth = detections(KONG_BESIDE, top_down())
+    tiles = np.flatnonzero(dets.is_tile)
+    low = tiles[np.argmax(dets.center[tiles, 1])]
+    height = float(dets.xyxy[low, 3] - dets.xyxy[low, 1])
+    row = tiles[dets.center[tiles, 1] > dets.center[low, 1] - 0.6 * height]
+    row = row[np.argsort(dets.center[row, 0])]
+    gone = int(row[10])  # the hand's ten tiles, then the kong's first
+    assert truth[gone] == WHITE
+    seen = dets[[i for i in range(len(dets)) if i != gone]]
+    places, beyond = hole_places(seen, (1080, 1080))
+    assert len(places) == 1 and beyond.tolist() == [-1]  # the claimed tile is not cut back
+    assert iou_matrix(places, dets.xyxy[gone][None]).item() > 0.5
+    assert len(hole_places(dets, (1080, 1080))[0]) == 0
+
+
+def test_a_blank_in_shade_at_a_rows_end_is_told_by_its_neighbours_ground() -> None:
+    """REALVAL33D table_s48_000118: a 白 at a hand's end, unboxed, 12.6 from the frame's
+    faces' ground (``GROUND_NEAR`` 10) in a corner the light reaches less, 1.7 from its
+    neighbour's: the colour test refused it. A place is weighed against the ground of the face
+    nearest it too, lit as it is (and the felt beside it)."""
+    image, seen, missing = _passed_over()
+    tiles = np.flatnonzero(seen.is_tile)
+    low = tiles[np.argmax(seen.center[tiles, 1])]
+    height = float(seen.xyxy[low, 3] - seen.xyxy[low, 1])
+    y0 = int(seen.xyxy[low, 1] - 0.5 * height)
+    shade = image[y0:].astype(np.float32) * 0.8  # seat 0's row lies in shade
+    image[y0:] = shade.astype(np.uint8)
+    places = face_places(image, seen)
+    assert len(places) == 1
+    assert iou_matrix(places, missing[None]).item() > 0.8
+
+
+def test_felt_in_shade_beside_a_shaded_face_shows_no_face() -> None:
+    """REALVAL14D table_s29_000085: on a cloth near the faces' colour, the felt past a hand's
+    end at the frame's foot, in shade, lay 0.8 from its shaded neighbour's ground: by that
+    ground alone it would pass for a face. A place near the ground beside it, and not the
+    frame's, must lie far from the felt beside it too, lit alike."""
+    dets, truth = detections(BLANKS, top_down())
+    image = paint(dets, truth)
+    felt = np.all(image == image[0, 0], axis=2)
+    image[felt] = (190, 215, 225)  # 7.4 from the faces' colour
+    tiles = np.flatnonzero(dets.is_tile)
+    low = tiles[np.argmax(dets.center[tiles, 1])]
+    height = float(dets.xyxy[low, 3] - dets.xyxy[low, 1])
+    y0 = int(dets.xyxy[low, 1] - 0.5 * height)
+    image[y0:] = (image[y0:].astype(np.float32) * 0.8).astype(np.uint8)  # seat 0 in shade
+    assert len(row_end_places(dets, image.shape)) >= 8
+    assert len(face_places(image, dets)) == 0

@@ -1965,3 +1965,72 @@ def test_melds_with_the_flowers_just_inside_and_the_pond_beyond_are_no_pond(monk
     assert s0.hand == [] and format_tiles(s0.flowers) == "f4"
     monkeypatch.setattr(geometry, "FLOWERS_CLEAR", np.inf)
     assert _seat0(scene, both).melds == []  # what the rule keeps from happening
+
+
+def test_unsure_backs_beyond_melds_with_their_flowers_just_inside_are_no_row() -> None:
+    """REALVAL9D table_s24_000095: six unsure back boxes, slivers at the frame's foot 2.6
+    widths beyond a seat's melds ``888s FFF SSS`` (its standing hand unboxed), took the row's
+    place; the melds, their flowers just inside them, were read as the pond. Flowers lie just
+    inside the hand: backs far beyond the flowers are not the row."""
+    scene = Scene(seats=[SeatSpec(flowers="f1f6f7", discards="8m5m5s6p2p",
+                                  melds=[("pung", "888s", 0), ("pung", "FFF", 1),
+                                         ("pung", "SSS", 2)]),
+                         *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    mine = np.flatnonzero(dets.is_tile)
+    row = mine[np.argsort(-dets.center[mine, 1])][:9]
+    width = float(np.median(dets.xyxy[row, 2] - dets.xyxy[row, 0]))
+    x0, y0 = float(dets.xyxy[row, 0].min()), float(dets.xyxy[row, 3].max())
+    boxes = np.array([[x0 + 4 * width + 0.4 * i * width, y0 + 1.8 * width,
+                       x0 + 5 * width + 0.4 * i * width, y0 + 2.0 * width] for i in range(6)])
+    backs = TileDetections(xyxy=boxes, confidence=[0.3] * 6, class_id=[BACK_CLASS] * 6,
+                           topk_ids=[[BACK_CLASS, -1, -1]] * 6,
+                           topk_probs=[[0.9, 0.0, 0.0]] * 6)
+    s0 = _seat0(scene, TileDetections.merge([dets, backs]))
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["888s", "FFF", "SSS"]
+    assert format_tiles(s0.flowers) == "f1f6f7"
+
+
+def test_a_hands_end_past_the_diagonal_stays_in_its_row() -> None:
+    """REALVAL33D table_s48_000048: a hand laid down ran on past the diagonal that splits the
+    seats, and its last two tiles, 2m 3m, were read as the next seat's discards. Tiles in
+    line with a seat's row that run on from its end, a step apart, are the row's, unless
+    they lie in line with a row of their own seat's too."""
+    scene = Scene(seats=[SeatSpec(hand="234m3449p16sSWN", flowers="f1f3"),
+                         SeatSpec(discards="1p2p3p"), SeatSpec(hand="9876543m9876p5s"),
+                         SeatSpec(hand="1234567s1234p5m")], wall=40)
+    dets, _ = detections(scene, top_down())
+    tiles = np.flatnonzero(dets.is_tile)
+    low = tiles[np.argmax(dets.center[tiles, 1])]
+    height = float(dets.xyxy[low, 3] - dets.xyxy[low, 1])
+    row = tiles[dets.center[tiles, 1] > dets.center[low, 1] - 0.6 * height]
+    xyxy = dets.xyxy.copy()
+    xyxy[row] += [300, 0, 300, 0]  # the row's last two tiles lie past the diagonal
+    seats = read_table(dets.with_(xyxy=xyxy),
+                       TableCalibration.from_corners(table_corners(top_down()))).seats
+    assert format_tiles(seats[0].hand) == "234m3449p16sSWN"
+    assert format_tiles(seats[1].discards) == "123p"
+
+
+def test_a_kongs_claimed_tile_a_little_over_its_neighbour_is_no_stray() -> None:
+    """REALVAL33D table_s48_000057: a kong ``7777p``'s claimed tile, lying sideways at the
+    row's end, boxed small and read 6p (7p its runner-up), lay 0.26 widths over its neighbour
+    by the row's measure (the two boxes shared 8% of its area): read as a stray, the kong lost
+    its tile. A stray lies well over its neighbour (``STRAY_OVERLAP``, 0.3: the strays found
+    lay 0.51 and 0.58 over)."""
+    scene = Scene(seats=[SeatSpec(hand="334455m4568p", melds=[("exposed_kong", "7777p", 3)]),
+                         *OTHER_HANDS])
+    dets, row = _meld_row(scene)
+    claimed = row[13]
+    assert dets.labels[claimed] == "7p"
+    xyxy = dets.xyxy.copy()
+    width = xyxy[row[12], 2] - xyxy[row[12], 0]
+    xyxy[claimed, [0, 2]] -= 0.27 * width  # its box 0.27 widths over its neighbour's
+    six, seven = parse_tiles("6p7p")
+    kinds = dets.class_id.copy()
+    kinds[claimed] = six
+    ids, probs = dets.topk_ids.copy(), dets.topk_probs.copy()
+    ids[claimed, :2], probs[claimed, :2] = [six, seven], [0.6, 0.3]
+    short = dets.with_(xyxy=xyxy, class_id=kinds, topk_ids=ids, topk_probs=probs)
+    s0 = _seat0(scene, short)
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["7777p"]
