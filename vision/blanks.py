@@ -413,50 +413,55 @@ def face_places(image: np.ndarray, dets: TileDetections) -> np.ndarray:
     # too: a table lit unevenly shows faces' grounds far apart (REALVAL33D table_s48_000118: a
     # 白 at a hand's end 12.6 from the frame's ground, 1.7 from its neighbour's), and felt in
     # shade lies near a shaded face's ground (REALVAL14D table_s29_000085: 0.8)
-    lit = np.zeros(len(places), bool)
-    for i in np.flatnonzero(~near):
-        ground_beside, felt_beside = _beside(image, dets, places[i])
-        lit[i] = np.linalg.norm(colours[i] - ground_beside) <= GROUND_NEAR \
-            and np.linalg.norm(colours[i] - felt_beside) >= FELT_APART
+    shaded = np.zeros(len(places), bool)
+    for i in np.flatnonzero(~near):  # the felt beside looked at only where the ground is near
+        shaded[i] = np.linalg.norm(colours[i] - _ground_beside(image, dets, places[i])) \
+            <= GROUND_NEAR and np.linalg.norm(colours[i] - _felt_beside(
+                image, dets, places[i])) >= FELT_APART
     # the felt's colour only where a place looks like a face (most frames: none)
-    felt = felt_colour(image, dets) if ((near | lit) & ~between).any() else None
+    felt = felt_colour(image, dets) if ((near | shaded) & ~between).any() else None
     if felt is None:
         apart = np.zeros(len(places), bool)
     else:
         to_felt = np.linalg.norm(colours - felt, axis=1)
         apart = (to_felt >= FELT_APART) | (
             (to_felt >= FELT_LEAST) & (to_ground * GROUND_OVER_FELT <= to_felt))
-    return places[((near | lit) & apart) | (near & between)]
+    return places[((near | shaded) & apart) | (near & between)]
 
 
-def _beside(image: np.ndarray, dets: TileDetections, box: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """Lab colours beside a place, lit as it is: the ground of the face box nearest it and the
-    felt around it (within ``BESIDE_REACH`` of its size, clear of every box); inf where there
-    is none."""
-    ground = felt = np.full(3, np.inf)
+def _ground_beside(image: np.ndarray, dets: TileDetections, box: np.ndarray) -> np.ndarray:
+    """(3,) Lab ground of the face box nearest a place, lit as it is (inf where none)."""
     faces = np.flatnonzero(dets.is_tile)
-    if len(faces):
-        centre = (box[:2] + box[2:]) / 2
-        nearest = faces[np.argmin(np.linalg.norm(dets.center[faces] - centre, axis=1))]
-        found = face_ground(image, dets.xyxy[nearest])
-        ground = ground if found is None else found
+    if not len(faces):
+        return np.full(3, np.inf)
+    centre = (box[:2] + box[2:]) / 2
+    ground = face_ground(image, dets.xyxy[faces[np.argmin(np.linalg.norm(
+        dets.center[faces] - centre, axis=1))]])
+    return np.full(3, np.inf) if ground is None else ground
+
+
+def _felt_beside(image: np.ndarray, dets: TileDetections, box: np.ndarray) -> np.ndarray:
+    """(3,) Lab median of the felt around a place, lit as it is: the pixels within
+    ``BESIDE_REACH`` of its size clear of every box (inf where fewer than ``BESIDE_LEAST``)."""
     size = box[2:] - box[:2]
     x0, y0 = np.maximum(np.floor(box[:2] - BESIDE_REACH * size), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(box[2:] + BESIDE_REACH * size),
                         [image.shape[1], image.shape[0]]).astype(int)
     if x1 <= x0 or y1 <= y0:
-        return ground, felt
+        return np.full(3, np.inf)
     clear = np.ones((y1 - y0, x1 - x0), bool)
-    for bx0, by0, bx1, by1 in np.vstack([dets.xyxy, box[None]]):
+    boxes = np.vstack([dets.xyxy, box[None]])
+    inside = (boxes[:, 2] + FELT_MARGIN > x0) & (boxes[:, 0] - FELT_MARGIN < x1) \
+        & (boxes[:, 3] + FELT_MARGIN > y0) & (boxes[:, 1] - FELT_MARGIN < y1)
+    for bx0, by0, bx1, by1 in boxes[inside]:
         clear[max(0, int(by0 - FELT_MARGIN) - y0):max(0, int(np.ceil(by1 + FELT_MARGIN)) - y0),
               max(0, int(bx0 - FELT_MARGIN) - x0):max(0, int(np.ceil(bx1 + FELT_MARGIN)) - x0)] \
             = False
     px = image[y0:y1, x0:x1][clear]
-    if len(px) >= BESIDE_LEAST:
-        lab = cv2.cvtColor(px.reshape(-1, 1, 3).astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
-        felt = np.median(lab.reshape(-1, 3), axis=0)
-    return ground, felt
+    if len(px) < BESIDE_LEAST:
+        return np.full(3, np.inf)
+    lab = cv2.cvtColor(px.reshape(-1, 1, 3).astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
+    return np.median(lab.reshape(-1, 3), axis=0)
 
 
 def on_felt(image: np.ndarray, dets: TileDetections) -> np.ndarray:
