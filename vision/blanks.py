@@ -144,15 +144,25 @@ def felt_colour(image: np.ndarray, dets: TileDetections) -> np.ndarray | None:
     small = image[::step, ::step]
     mask = np.zeros(small.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, cv2.convexHull(np.round(dets.center / step).astype(np.int32)), 1)
-    margin = FELT_MARGIN / step
-    for x0, y0, x1, y1 in dets.xyxy / step:
-        mask[max(0, int(y0 - margin)):max(0, int(np.ceil(y1 + margin))),
-             max(0, int(x0 - margin)):max(0, int(np.ceil(x1 + margin)))] = 0
+    _clear_of(mask, dets.xyxy / step, FELT_MARGIN / step)
     keep = mask > 0
     if not keep.any():
         return None
-    px = small[keep].reshape(-1, 1, 3).astype(np.float32) / 255.0
-    return np.median(cv2.cvtColor(px, cv2.COLOR_BGR2LAB).reshape(-1, 3), axis=0)
+    return _median_lab(small[keep])
+
+
+def _clear_of(mask: np.ndarray, boxes: np.ndarray, margin: float) -> None:
+    """Zero ``mask`` over each of ``boxes`` (xyxy in the mask's pixels) grown by ``margin``:
+    the felt is taken clear of every box."""
+    for x0, y0, x1, y1 in boxes:
+        mask[max(0, int(y0 - margin)):max(0, int(np.ceil(y1 + margin))),
+             max(0, int(x0 - margin)):max(0, int(np.ceil(x1 + margin)))] = 0
+
+
+def _median_lab(px: np.ndarray) -> np.ndarray:
+    """(3,) median Lab colour of BGR pixels (K, 3)."""
+    lab = cv2.cvtColor(px.reshape(-1, 1, 3).astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
+    return np.median(lab.reshape(-1, 3), axis=0)
 
 
 def row_end_places(dets: TileDetections, shape: tuple[int, ...]) -> np.ndarray:
@@ -453,15 +463,9 @@ def _felt_beside(image: np.ndarray, dets: TileDetections, box: np.ndarray) -> np
     boxes = np.vstack([dets.xyxy, box[None]])
     inside = (boxes[:, 2] + FELT_MARGIN > x0) & (boxes[:, 0] - FELT_MARGIN < x1) \
         & (boxes[:, 3] + FELT_MARGIN > y0) & (boxes[:, 1] - FELT_MARGIN < y1)
-    for bx0, by0, bx1, by1 in boxes[inside]:
-        clear[max(0, int(by0 - FELT_MARGIN) - y0):max(0, int(np.ceil(by1 + FELT_MARGIN)) - y0),
-              max(0, int(bx0 - FELT_MARGIN) - x0):max(0, int(np.ceil(bx1 + FELT_MARGIN)) - x0)] \
-            = False
+    _clear_of(clear, boxes[inside] - [x0, y0, x0, y0], FELT_MARGIN)
     px = image[y0:y1, x0:x1][clear]
-    if len(px) < BESIDE_LEAST:
-        return np.full(3, np.inf)
-    lab = cv2.cvtColor(px.reshape(-1, 1, 3).astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)
-    return np.median(lab.reshape(-1, 3), axis=0)
+    return _median_lab(px) if len(px) >= BESIDE_LEAST else np.full(3, np.inf)
 
 
 def on_felt(image: np.ndarray, dets: TileDetections) -> np.ndarray:

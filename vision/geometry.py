@@ -883,14 +883,22 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
         sel = here & (seat == k)
         if sel.sum() >= 6:
             width[k] = max(_tile_width(pos[sel], dets.xyxy[sel]), 1e-6)
-    w_of = width[seat] if n else np.zeros(0)
-    d = np.einsum("ij,ij->i", rel, towards[seat]) / w_of if n else np.zeros(0)
     rights = np.array([seat_axes(k)[0] for k in range(4)])
-    a = np.einsum("ij,ij->i", rel, rights[seat]) / np.maximum(w_of, 1e-9) if n else np.zeros(0)
-    sideways, seen, across, flat = _sideways(calib, dets, pos, seat, w_of,
-                                             layout.tile_aspect)
+
+    def measured(seat: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Each box measured from its seat: its seat's tile width, its place towards the seat
+        (``d``) and along its row (``a``) in those widths, and its shape (:func:`_sideways`,
+        face-up boxes alone lying sideways)."""
+        w_of = width[seat] if n else np.zeros(0)
+        d = np.einsum("ij,ij->i", rel, towards[seat]) / w_of if n else np.zeros(0)
+        a = np.einsum("ij,ij->i", rel, rights[seat]) / np.maximum(w_of, 1e-9) if n \
+            else np.zeros(0)
+        sideways, seen, across, flat = _sideways(calib, dets, pos, seat, w_of,
+                                                 layout.tile_aspect)
+        return w_of, d, a, sideways & face_up, seen, across, flat
+
+    w_of, d, a, sideways, seen, across, flat = measured(seat)
     standing: list[int] = []  # faces of standing hands seen edge-on: backs of the hand
-    sideways &= face_up
     role = np.full(n, "", dtype="<U9")
 
     def outer_of(rows: np.ndarray) -> np.ndarray:
@@ -909,12 +917,7 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
     past = _past_the_diagonal(rel, towards, rights, width, seat, outers, face_up & (role == ""))
     if (past != seat).any():  # each tile measured again from its own seat
         seat = past
-        w_of = width[seat]
-        d = np.einsum("ij,ij->i", rel, towards[seat]) / w_of
-        a = np.einsum("ij,ij->i", rel, rights[seat]) / np.maximum(w_of, 1e-9)
-        sideways, seen, across, flat = _sideways(calib, dets, pos, seat, w_of,
-                                                 layout.tile_aspect)
-        sideways &= face_up
+        w_of, d, a, sideways, seen, across, flat = measured(seat)
         rows_of = [np.flatnonzero((role == "") & (seat == k)) for k in range(4)]
         outers = [outer_of(rows_of[k]) for k in range(4)]
     # a "flower" lying in a hand's row, in line with it, is a suit tile read as a flower
@@ -975,9 +978,7 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
             inner = outer_of(np.setdiff1d(rows_of[k], o))
             if face_up[inner].sum() >= 3 and not backs[inner].any():
                 row_d = float(np.median(d[inner]))
-                front = mine_fl[(a[mine_fl] >= a[inner].min() - 1.0)
-                                & (a[mine_fl] <= a[inner].max() + 1.0)]
-                front_d = float(np.median(d[front])) if len(front) else -np.inf
+                front_d = _flowers_along(mine_fl, inner, d, a)
                 if row_d - FLOWER_BAND <= front_d < row_d \
                         and float(np.median(d[o])) - front_d > FLOWER_BAND:
                     beyond_the_row(k, inner)
@@ -1030,8 +1031,7 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
         # well inside them (the seat's melds, its standing hand unboxed: REALVAL13D
         # table_s28_000133's 789m 444p, a stray box between them and the flowers, were read
         # as its pond; a flower off the row's end is no sign, 10D table_s25_000007)
-        front = mine_fl[(a[mine_fl] >= a[o].min() - 1.0) & (a[mine_fl] <= a[o].max() + 1.0)]
-        front_d = float(np.median(d[front])) if len(front) else np.inf
+        front_d = _flowers_along(mine_fl, o, d, a)
         flowers_in |= len(pond) > 0 and row_d - FLOWER_BAND <= front_d < row_d \
             and float(np.median(d[pond])) < front_d - FLOWERS_CLEAR
         if len(pond):  # the pond ends about 2.4 widths inside the wall, 5.4 inside the hand;
@@ -1189,6 +1189,15 @@ def _shifted(box: np.ndarray, at: np.ndarray, move: np.ndarray,
     ends = calib.to_image(np.stack([at, at + move]))
     step = ends[1] - ends[0]
     return box + np.r_[step, step]
+
+
+def _flowers_along(flowers: np.ndarray, row: np.ndarray, d: np.ndarray, a: np.ndarray
+                   ) -> float:
+    """The median place towards the seat (``d``) of a seat's flowers lying along ``row``'s
+    length, a width past its ends at most (a flower off the row's end is no sign of it,
+    REALVAL10D table_s25_000007); inf where none does."""
+    front = flowers[(a[flowers] >= a[row].min() - 1.0) & (a[flowers] <= a[row].max() + 1.0)]
+    return float(np.median(d[front])) if len(front) else np.inf
 
 
 def _past_the_diagonal(rel: np.ndarray, towards: np.ndarray, rights: np.ndarray,
