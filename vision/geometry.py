@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from scoring.tiles import NUM_KINDS, NUM_TILES, Tile, is_flower, suit_of
+from scoring.tiles import FLOWERS, NUM_KINDS, NUM_TILES, Tile, is_flower, suit_of
 from vision.detections import TileDetections
 from vision.detector import box_iou, covers_two_tiles
 from vision.labels import BACK_CLASS
@@ -40,9 +40,14 @@ MELD_ANEW = float(np.log(20_000.0))  # a meld names its tiles anew only where th
 #   2s1s2s read 123s), those costing over log 160,000 were all wrong (a 789p and a 9m read
 #   as a kong of 9p, 345s 456s as 4444s)
 POND_ROW = 6  # discards lie in rows of six: a longer face-up row is a hand
-HALF_APART = 0.6  # tile widths: two face-up boxes closer than this, centre to centre, and
+HALF_APART = 0.7  # tile widths: two face-up boxes closer than this, centre to centre, and
 HALF_OVERLAP = 0.3  # overlapping by this share of the smaller, box one tile twice (two tiles
-#                     lie a width apart or more; touching tiles' boxes overlap by a sliver)
+#                     lie a width apart or more; touching tiles' boxes overlap by a sliver).
+# A sideways tile's halves lie up to 0.69 widths apart (REALVAL17D table_s32_000112: 0.64); of
+# two boxes 0.6 to 0.7 apart where either may be a flower (one among its likely kinds at
+# FLOWER_RUNNER_UP), the two were flowers laid close (REALVAL11D table_s26_000238: f2 read 1s
+# beside f8; REALVAL14D table_s29_000242), so those are joined nearer only
+FLOWER_HALVES_APART = 0.6
 HALF_ALIGN = 0.2  # share of a box's size by which two halves' edges across the split may differ
 HALF_LONG = 1.2  # two halves make a tile (27 x 37 mm) at least this much longer along the split
 LONE_FACES = 3  # face-up tiles alone in a seat's row (no backs, no melds) taken for no hand
@@ -745,7 +750,10 @@ def _join_halves(dets: TileDetections, pos: np.ndarray, backs: np.ndarray
         - np.minimum(box[:, None, :2], box[None, :, :2])  # (N, N, 2)
     along = np.take_along_axis(union, axis[..., None], axis=2)[..., 0]
     long = along >= HALF_LONG * np.take_along_axis(union, 1 - axis[..., None], axis=2)[..., 0]
-    close = (dist < HALF_APART * width) & (share >= HALF_OVERLAP) & lined_up & long
+    flowers = (np.isin(dets.topk_ids[rows], FLOWERS)
+               & (dets.topk_probs[rows] >= FLOWER_RUNNER_UP)).any(axis=1)
+    apart = np.where(flowers[:, None] | flowers[None, :], FLOWER_HALVES_APART, HALF_APART)
+    close = (dist < apart * width) & (share >= HALF_OVERLAP) & lined_up & long
     if not close.any():
         return dets, halved
     for i, j in zip(*np.nonzero(np.triu(close)), strict=True):
@@ -985,14 +993,15 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
     full = {k: float(np.median(d[o])) for k, o in enumerate(outers) if len(o) >= 3}
     for k in range(4):
         # a box or two alone beyond where the other seats' hands lie (a stray box, the rim of
-        # the table) is no row of this seat: nothing lies beyond a hand
-        o = outers[k]
+        # the table) is no row of this seat: nothing lies beyond a hand, and the run inside
+        # is looked at again (REALVAL34D table_s49_000071: two boxes on the next table, one
+        # inside the other, took the place of a hand laid down)
         others = [v for j, v in full.items() if j != k]
-        if 1 <= len(o) <= 2 and others and float(d[o].min()) > max(others) + 0.5 \
-                and len(rows_of[k]) - len(o) >= 3:
+        while 1 <= len(o := outers[k]) <= 2 and others \
+                and float(d[o].min()) > max(others) + 0.5 and len(rows_of[k]) - len(o) >= 3:
             beyond_the_row(k)
-            if len(outers[k]) >= 3:
-                full[k] = float(np.median(d[outers[k]]))
+        if len(outers[k]) >= 3:
+            full[k] = float(np.median(d[outers[k]]))
     for k in range(4):
         # a seat without a hand in view: its outermost tiles are the wall or the pond. A wall
         # (backs) still lying inside the row says the row is the hand; more backs than a hand
@@ -1039,7 +1048,7 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
             # of the hand) when the row is longer than a pond's and as far out as other hands
             is_hand = flowers_in or row_d - float(d[pond].max()) > 3.9 or (
                 int(face_up[o].sum()) > POND_ROW and bool(others)
-                and row_d >= max(others) - 1.0)
+                and row_d >= float(np.median(others)) - 1.0)
         elif len(mine_fl):
             is_hand = flowers_d < row_d
         else:
@@ -1513,6 +1522,15 @@ def _melds_at_end(dets: TileDetections, order: list[int], gaps: list[float],
                     pung = _stray_in_kong(dets, rows, inside, sideways, seat, kong,
                                           at_end=at_end)
                     found = pung if pung is not kong else found
+                elif found is None and k == 4:
+                    # four boxes that make no meld: three that make one and a box lying over
+                    # a neighbour's, the least sure first (REALVAL34D table_s49_000046: 7p 7p
+                    # 7p, a 1s at 0.24 astride the second and the third, stopped the melds
+                    # 3s12s 4p56p; table_s49_000181: a sideways 9p boxed also as 8p)
+                    least_sure_first = sorted(range(k),
+                                              key=lambda j: float(dets.confidence[rows[j]]))
+                    found = _three_and_a_stray(dets, rows, inside, sideways, seat, at_end,
+                                               least_sure_first, ("pung", "chow"))
             memo[i, k] = found
         return memo[i, k]
 
@@ -1627,17 +1645,31 @@ def _stray_in_kong(dets: TileDetections, rows: list[int], inside: list[float],
     by half, a box astride two melds), when the other three make the pung: fresh real-face
     table_s30_000200, ``333s`` with its sideways 3s also boxed by half as 2s, 0.58 widths
     over it, read ``3333s``. The stray is no meld's. ``inside``: the gaps between ``rows``."""
-    for j, r in enumerate(rows):
-        if int(dets.class_id[r]) == kong.tiles[0]:
-            continue
+    strays = [j for j, r in enumerate(rows) if int(dets.class_id[r]) != kong.tiles[0]]
+    pung = _three_and_a_stray(dets, rows, inside, sideways, seat, at_end, strays, ("pung",))
+    return kong if pung is None else pung
+
+
+def _three_and_a_stray(dets: TileDetections, rows: list[int], inside: list[float],
+                       sideways: np.ndarray, seat: int, at_end: bool, strays: list[int],
+                       types: tuple[str, ...]) -> MeldReading | None:
+    """The meld of one of ``types`` that ``rows`` make without one of them (at an index of
+    ``strays``, in order of preference) whose box lies ``STRAY_OVERLAP`` widths or more over
+    a neighbour's: tiles lying flat in a row never overlap. Of those found, the one that
+    names the fewest tiles anew. ``inside``: the gaps between ``rows``."""
+    best: tuple[int, MeldReading] | None = None
+    for j in strays:
         beside = [inside[j - 1] if j else np.inf, inside[j] if j < len(inside) else np.inf]
         if min(beside) > -STRAY_OVERLAP:
             continue
-        pung = _as_meld(dets, rows[:j] + rows[j + 1:], sideways, seat, at_end=at_end,
-                        by_gaps=True)
-        if pung is not None and pung.type == "pung":
-            return pung
-    return kong
+        three = rows[:j] + rows[j + 1:]
+        found = _as_meld(dets, three, sideways, seat, at_end=at_end, by_gaps=True)
+        if found is None or found.type not in types:
+            continue
+        anew = _read_anew(found.tiles, tuple(int(dets.class_id[r]) for r in three))
+        if best is None or anew < best[0]:
+            best = (anew, found)
+    return None if best is None else best[1]
 
 
 def _reread(dets: TileDetections, meld: MeldReading, at: int | None = None) -> bool:

@@ -255,6 +255,34 @@ def test_a_sideways_tile_boxed_as_two_halves_is_one_tile() -> None:
     assert format_tiles(s0.hand) == "22555pEEE"
 
 
+@pytest.mark.parametrize("flower", [False, True])
+def test_a_sideways_tiles_halves_boxed_wide_and_far_apart_are_one_tile(flower: bool) -> None:
+    """REALVAL17D table_s32_000112: a chow's sideways claimed tile boxed as two halves, each
+    grown past the tile's end, 0.64 widths apart centre to centre (over ``HALF_APART``'s
+    former 0.6): read as two tiles, the chow went into the hand (here the pung WWW's sideways
+    W is boxed so). Halves lie up to 0.69 apart;
+    but where either box may be a flower, two boxes that far apart were two flowers laid
+    close (REALVAL11D table_s26_000238: f2 read 1s beside f8), so those stay apart."""
+    from vision.detections import TileDetections
+
+    dets, _ = detections(MELDED, top_down())
+    side = 12  # the pung's sideways W
+    x0, y0, x1, y1 = dets.xyxy[side]
+    width = y1 - y0  # lying sideways, the tile is a width tall
+    grow, half = 0.1 * width, 0.93 * width
+    halves = dets[[side, side]]
+    halves.xyxy[:] = [[x0 - grow, y0, x0 - grow + half, y1], [x1 + grow - half, y0, x1 + grow, y1]]
+    if flower:
+        two = parse_tiles("f2")[0]
+        halves.topk_ids[1, 1], halves.topk_probs[1, :2] = two, [0.6, 0.3]
+    split = TileDetections.merge([dets[[i for i in range(len(dets)) if i != side]], halves])
+    table = read_table(split, TableCalibration.from_corners(table_corners(top_down())))
+    assert (table.detections.role == "half").any() != flower
+    if not flower:
+        assert [(m.type, format_tiles(m.tiles), m.sideways_index)
+                for m in table.seats[0].melds] == [("chow", "789m", 0), ("pung", "WWW", 1)]
+
+
 def test_a_box_over_two_touching_tiles_is_no_half_of_the_tile_it_holds() -> None:
     """Two touching hand tiles, the second boxed only by a box from just inside the first to
     its own far side (REALVAL6 table_s21_000188: 5p and 6p): the pair overlaps, lines up and
@@ -2034,3 +2062,66 @@ def test_a_kongs_claimed_tile_a_little_over_its_neighbour_is_no_stray() -> None:
     short = dets.with_(xyxy=xyxy, class_id=kinds, topk_ids=ids, topk_probs=probs)
     s0 = _seat0(scene, short)
     assert [format_tiles(m.tiles) for m in s0.melds] == ["7777p"]
+
+
+def test_two_stray_boxes_beyond_a_hand_do_not_hide_the_hand() -> None:
+    """REALVAL34D table_s49_000071: two boxes on the next table, one beyond the other, lay
+    beyond a seat's hand laid down: the farther was left outside as a stray and the nearer
+    took the row's place, so the hand was read as the pond. Nothing lies beyond a hand: each
+    box or two alone beyond where the other hands lie is left outside in turn."""
+    scene = Scene(seats=[SeatSpec(hand="122m134789p48sSP"), *OTHER_HANDS])
+    dets, _ = detections(scene, top_down())
+    strays = dets[[0, 1]]
+    strays.class_id[:] = parse_tiles("PC")
+    height = float(strays.xyxy[0, 3] - strays.xyxy[0, 1])
+    strays.xyxy[:, [1, 3]] += np.array([[2.2], [4.4]]) * height  # down: beyond seat 0
+    s0 = _seat0(scene, TileDetections.merge([dets, strays]))
+    assert format_tiles(s0.hand) == "122m134789p48sSP"
+
+
+def test_a_hand_as_far_out_as_most_hands_stays_a_hand_beside_a_flower_read_as_a_tile() -> None:
+    """REALVAL34D table_s49_000104: a winner's hand laid down, its flower read as a suit tile
+    1.6 widths inside it, was read as the pond because one other seat's row lay 1.0 width
+    farther out (a near seat, boxed larger). A face-up row longer than a pond's is a hand as
+    far out as the other hands lie, by their median, not their farthest."""
+    scene = Scene(seats=[SeatSpec(hand="333456p22s", flowers="f4",
+                                  melds=[("pung", "999p", 1), ("chow", "123s", 0)]),
+                         *OTHER_HANDS])
+    body = 14  # seat 0's flower, after its 8 hand and 6 meld tiles
+    dets, truth = detections(scene, top_down(), {body: ONE_S})
+    assert truth[body] == F4
+    tiles = np.flatnonzero(dets.is_tile)
+    top = tiles[np.argsort(dets.center[tiles, 1])][:15]  # seat 2's hand, across the table
+    xyxy = dets.xyxy.copy()
+    xyxy[top, 1::2] -= 1.2 * float(np.median(xyxy[top, 2] - xyxy[top, 0]))
+    s0 = _seat0(scene, dets.with_(xyxy=xyxy))
+    assert format_tiles(s0.hand) == "333456p22s"
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["999p", "123s"]
+
+
+@pytest.mark.parametrize("sure", [0.24, 0.9])
+def test_a_box_over_two_tiles_of_a_pung_leaves_the_pung(sure: float) -> None:
+    """REALVAL34D table_s49_000046: a box read 1s at 0.24 lay astride a pung ``777p``'s second
+    and third tiles, a third of a width over each: four boxes that made no meld, so the row's
+    melds were read into the hand. Tiles lying flat never overlap: four boxes that make no
+    meld, one lying ``STRAY_OVERLAP`` over a neighbour, are the meld the other three make
+    and a stray, whatever the stray's odds (table_s49_000181: a sideways 9p boxed also as 8p
+    at 0.64)."""
+    scene = Scene(seats=[SeatSpec(hand="88m334566p", melds=[("chow", "123s", 0),
+                                                         ("pung", "777p", None)]),
+                         *OTHER_HANDS])
+    dets, row = _meld_row(scene)
+    second, third = row[12], row[13]
+    assert dets.labels[second] == "7p" and dets.labels[third] == "7p"
+    width = dets.xyxy[second, 2] - dets.xyxy[second, 0]
+    xyxy = dets.xyxy.copy()
+    xyxy[third, [0, 2]] += 0.35 * width  # the last tile a little apart, as a claimed one lies
+    box = xyxy[second].copy()
+    box[[0, 2]] = [xyxy[second, 2] - 0.32 * width, xyxy[third, 0] + 0.32 * width]
+    one, two = parse_tiles("1s2s")
+    stray = TileDetections(xyxy=box[None], confidence=[sure], class_id=[one],
+                           topk_ids=[[one, two, -1]], topk_probs=[[0.6, 0.3, 0.0]])
+    s0 = _seat0(scene, TileDetections.merge([dets.with_(xyxy=xyxy), stray]))
+    assert [format_tiles(m.tiles) for m in s0.melds] == ["123s", "777p"]
+    assert format_tiles(s0.hand) == "88m334566p"
+
