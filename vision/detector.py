@@ -24,7 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from scoring.tiles import DIE_CLASS
+from scoring.tiles import DIE_CLASS, FLOWERS
 from vision.backs import BLANK_CLASS, told_by_colour, tops_told_by_colour
 from vision.bamboo import bamboo_rivals, weigh_shape
 from vision.blanks import back_places, face_places, hole_places, on_felt
@@ -51,6 +51,7 @@ NEAR_TILES = 8
 STRADDLER_HOLDS = 0.6  # share of a face box inside a two-tile box that makes it one of the two
 SPLIT_SURE = 0.5  # the classifier's top probability at the other tile's place that names it
 SPLIT_BOXED = 0.3  # IoU with a face box at which the other tile's place is boxed already
+THREE_TILES = 2.6  # ... and under this many times, no more than two tiles
 SURE_HOLE = 0.9  # the classifier's odds of one kind at a hole inside a row that make it a tile
 SURE_BLANK = 0.7  # the classifier's odds of 白 at a place no box holds that make it a tile
 # (over the places that pass the colour test on REALVAL6, 4, 3, ARTVAL, ARTVAL2: read 白 at 0.5
@@ -243,6 +244,19 @@ def cut_back(box: np.ndarray, place: np.ndarray) -> np.ndarray:
     return out
 
 
+def _face_boxes(dets: TileDetections) -> tuple[np.ndarray, ...]:
+    """The face boxes' rows, boxes (float64 xyxy), areas, ``inside[i, j]`` (the share of box i
+    inside box j, 0 on the diagonal) and centres: what the two-tile tests weigh."""
+    faces = np.flatnonzero(dets.is_tile)
+    box = dets.xyxy[faces].astype(np.float64)
+    area = np.prod(box[:, 2:] - box[:, :2], axis=1)
+    lt = np.maximum(box[:, None, :2], box[None, :, :2])
+    rb = np.minimum(box[:, None, 2:], box[None, :, 2:])
+    inside = np.prod(np.clip(rb - lt, 0, None), axis=2) / np.maximum(area[:, None], 1e-9)
+    np.fill_diagonal(inside, 0.0)
+    return faces, box, area, inside, (box[:, :2] + box[:, 2:]) / 2
+
+
 def two_tile_straddlers(dets: TileDetections) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Face boxes over two touching tiles, one of which has a box of its own inside them:
     ``(rows, places, boxed)``. Such a box covers ``TWO_TILES`` times the area of the face boxes
@@ -253,17 +267,10 @@ def two_tile_straddlers(dets: TileDetections) -> tuple[np.ndarray, np.ndarray, n
     inner one too: the straddler reaches too little beyond it), or the straddler holds two.
     Tiles lie side by side, so no tile's box holds most of a neighbour's.
     """
-    faces = np.flatnonzero(dets.is_tile)
     none = np.zeros(0, int), np.zeros((0, 4), np.float32), np.zeros(0, bool)
-    if len(faces) < 3:
+    if int(dets.is_tile.sum()) < 3:
         return none
-    box = dets.xyxy[faces].astype(np.float64)
-    area = np.prod(box[:, 2:] - box[:, :2], axis=1)
-    lt = np.maximum(box[:, None, :2], box[None, :, :2])
-    rb = np.minimum(box[:, None, 2:], box[None, :, 2:])
-    inside = np.prod(np.clip(rb - lt, 0, None), axis=2) / np.maximum(area[:, None], 1e-9)
-    np.fill_diagonal(inside, 0.0)  # inside[i, j]: the share of box i inside box j
-    centre = (box[:, :2] + box[:, 2:]) / 2
+    faces, box, area, inside, centre = _face_boxes(dets)
     rows: list[int] = []
     places: list[np.ndarray] = []
     boxed: list[bool] = []
@@ -284,6 +291,39 @@ def two_tile_straddlers(dets: TileDetections) -> tuple[np.ndarray, np.ndarray, n
     if not rows:
         return none
     return np.array(rows), np.array(places, np.float32), np.array(boxed)
+
+
+def two_tiles_in_one_box(dets: TileDetections) -> tuple[np.ndarray, np.ndarray]:
+    """Face boxes over two touching tiles, neither of which has a box of its own: ``(rows,
+    halves)``, ``halves`` (K, 4, 4) each box cut in two across x and across y (first, second
+    half; the caller asks which cut shows two tiles). Such a box covers ``TWO_TILES`` times,
+    and under ``THREE_TILES`` times, the area of the face boxes around it (two flowers laid
+    side by side, boxed as one). A box holding another face box is
+    :func:`two_tile_straddlers`' case."""
+    none = np.zeros(0, int), np.zeros((0, 4, 4), np.float32)
+    if int(dets.is_tile.sum()) < 3:
+        return none
+    faces, box, area, inside, centre = _face_boxes(dets)
+    rows: list[int] = []
+    halves: list[np.ndarray] = []
+    for j in range(len(faces)):
+        if (inside[:, j] >= STRADDLER_HOLDS).any():
+            continue
+        others = np.setdiff1d(np.arange(len(faces)), [j])
+        dist = np.hypot(*(centre - centre[j]).T)
+        if not covers_two_tiles(float(area[j]), area, dist, others) or covers_two_tiles(
+                float(area[j]) * TWO_TILES / THREE_TILES, area, dist, others):
+            continue
+        cuts = []
+        for axis in (0, 1):
+            first, second = box[j].copy(), box[j].copy()
+            first[axis + 2] = second[axis] = centre[j, axis]
+            cuts += [first, second]
+        rows.append(int(faces[j]))
+        halves.append(np.array(cuts))
+    if not rows:
+        return none
+    return np.array(rows), np.array(halves, np.float32)
 
 
 def mean_of_passes(passes: Sequence[TileDetections], iou: float) -> TileDetections:
@@ -610,6 +650,7 @@ class Detector:
                     dets = dets[~on_felt(image, dets)]  # a 白 or a back read on bare felt
                     dets = unsure_straddles_dropped(dets)
                     dets = self.straddlers_split(image, dets)
+                    dets = self.two_flowers_split(image, dets)
                     dets = self.unboxed_blanks(image, dets)  # a plain 白 in a row, unboxed
                     dets = self.unboxed_in_rows(image, dets)  # a tile in a hole in a row
                     dets = self.unboxed_backs(image, dets)  # a concealed kong's back, unboxed
@@ -1003,6 +1044,40 @@ class Detector:
             xyxy[r], names[int(r)] = place, (kind, odd)
         out = dets.with_(xyxy=xyxy).renamed(names)
         return out[~np.isin(np.arange(len(out)), rows[boxed])]
+
+    def two_flowers_split(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
+        """``dets`` with each box over two touching tiles that hold no box of their own
+        (:func:`two_tiles_in_one_box`) cut into the two tiles' boxes, each named at its
+        place, where the classifier is sure (``SPLIT_SURE``) of two different flowers at the
+        two halves of one cut (REALVAL9D table_s24_000109: f7 and f6 laid one beyond the
+        other, boxed as one f6). Only flowers: half a suit tile can show another, surely (a
+        4p's half a 2p), and its neighbours, a hand's tiles, are boxed alike; flowers lie
+        apart from the hand, two or three together. Left as it was otherwise."""
+        rows, halves = two_tiles_in_one_box(dets)
+        if self.cls is None or not len(rows):
+            return dets
+        k = dets.topk_ids.shape[1]
+        kinds, odds = self._ranked(self.crop_probs(image, halves.reshape(-1, 4)), k)
+        kinds, odds = kinds.reshape(len(rows), 2, 2, k), odds.reshape(len(rows), 2, 2, k)
+        top = kinds[..., 0]
+        flowers = np.isin(top, FLOWERS).all(axis=2) & (top[..., 0] != top[..., 1])
+        least = np.where(flowers, odds[..., 0].min(axis=2), 0.0)  # (K, 2): a cut each way
+        axis = least.argmax(axis=1)
+        pick = np.arange(len(rows))
+        sure = least[pick, axis] >= SPLIT_SURE
+        if not sure.any():
+            return dets
+        rows, axis, pick = rows[sure], axis[sure], pick[sure]
+        cut = halves.reshape(len(halves), 2, 2, 4)[pick, axis]
+        kinds, odds = kinds[pick, axis], odds[pick, axis]
+        xyxy = dets.xyxy.copy()
+        xyxy[rows] = cut[:, 0]
+        second = dets[rows].with_(xyxy=cut[:, 1].astype(dets.xyxy.dtype))
+        out = TileDetections.merge([dets.with_(xyxy=xyxy), second])
+        n = len(dets)
+        names = {int(r): (k[0], o[0]) for r, k, o in zip(rows, kinds, odds, strict=True)}
+        names |= {n + i: (k[1], o[1]) for i, (k, o) in enumerate(zip(kinds, odds, strict=True))}
+        return out.renamed(names)
 
     def unboxed_blanks(self, image: np.ndarray, dets: TileDetections) -> TileDetections:
         """``dets`` with a 白 box added at each place at a row's end that shows a face and no

@@ -20,6 +20,7 @@ from vision.detector import (
     mean_of_passes,
     nms,
     two_tile_straddlers,
+    two_tiles_in_one_box,
     unsure_straddles_dropped,
 )
 from vision.labels import BACK_CLASS, name_to_class
@@ -165,6 +166,58 @@ def test_a_straddler_becomes_the_box_of_the_tile_it_leaves_named_there(tmp_path:
     image[100:140, 220:250, 2] = red_for_class(len(TILE_NAMES) + 2, len(CLS_NAMES))  # a die
     kept = det.straddlers_split(image, dets)
     np.testing.assert_allclose(kept.xyxy, dets.xyxy)
+
+
+def test_a_box_over_two_touching_tiles_that_hold_no_box_is_cut_both_ways() -> None:
+    """Tiles 4 and 5 boxed by one box alone (twice the area of the boxes around it): it is
+    cut in two across x and across y, for the classifier to say which cut shows two tiles. A
+    box holding another face box is a straddler's case, and a box over three tiles or one is
+    none."""
+    row = _row_of_tiles()
+    double = np.array([[220, 100, 280, 140]], np.float32)
+    kinds = np.arange(9, dtype=np.int16)
+    dets = TileDetections(xyxy=np.concatenate([np.delete(row, [4, 5], axis=0), double]),
+                          confidence=np.full(7, 0.6), class_id=kinds[:7])
+    rows, halves = two_tiles_in_one_box(dets)
+    assert rows.tolist() == [6]
+    np.testing.assert_allclose(halves[0], [[220, 100, 250, 140], [250, 100, 280, 140],
+                                           [220, 100, 280, 120], [220, 120, 280, 140]])
+    holding = TileDetections.merge([dets, TileDetections(xyxy=row[4:5], confidence=[0.6],
+                                                         class_id=[4])])
+    assert not len(two_tiles_in_one_box(holding)[0])
+    three = np.array([[220, 100, 310, 140]], np.float32)
+    over_three = dets.with_(xyxy=np.concatenate([np.delete(row, [4, 5, 6], axis=0), three,
+                                                 row[7:8]]))
+    assert not len(two_tiles_in_one_box(over_three)[0])
+    assert not len(two_tiles_in_one_box(dets[:6])[0])
+
+
+@pytest.mark.parametrize(("painted", "cut"), [(("f7", "f6"), True), (("4p", "2p"), False),
+                                              (("f6", "f6"), False)])
+def test_two_flowers_boxed_as_one_are_cut_into_their_boxes(tmp_path: Path,
+                                                           painted: tuple[str, str],
+                                                           cut: bool) -> None:
+    """REALVAL9D table_s24_000109: f7 and f6 laid side by side, boxed as one f6: the box is
+    cut into the two flowers' boxes, each named at its place. Only two different flowers:
+    half a suit tile can show another surely (a 4p's half a 2p), and no set holds a flower
+    twice."""
+    det = _two_stage(tmp_path, [(40, 40, 20, 20, 0, 0.8)])
+    row = _row_of_tiles()
+    image = np.zeros((300, 400, 3), np.uint8)
+    kinds = [0, 1, 2, 3, *(TILE_NAMES.index(p) for p in painted), 6, 7]
+    for (x0, y0, x1, y1), k in zip(row.astype(int), kinds, strict=True):
+        image[y0:y1, x0:x1, 2] = red_for_class(k, len(CLS_NAMES))
+    double = np.array([[220, 100, 280, 140]], np.float32)
+    dets = TileDetections(xyxy=np.concatenate([np.delete(row, [4, 5], axis=0), double]),
+                          confidence=np.full(7, 0.6, np.float32),
+                          class_id=np.array([0, 1, 2, 3, 6, 7, kinds[5]], np.int16))
+    out = det.two_flowers_split(image, dets)
+    if not cut:
+        np.testing.assert_allclose(out.xyxy, dets.xyxy)
+        return
+    assert len(out) == 8
+    assert [TILE_NAMES[int(k)] for k in out.class_id[6:]] == list(painted)
+    np.testing.assert_allclose(out.xyxy[6:], row[4:6])
 
 
 @pytest.mark.parametrize(("name", "expected", "context"), [
