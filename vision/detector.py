@@ -222,14 +222,15 @@ def unsure_straddles_dropped(dets: TileDetections) -> TileDetections:
 
 
 def covers_two_tiles(box_area: float, area: np.ndarray, dist: np.ndarray,
-                     others: np.ndarray) -> bool:
-    """A box (or two boxes' union) of ``box_area`` covers two tiles: ``TWO_TILES`` times the
-    median ``area`` of the ``NEAR_TILES`` face boxes among ``others`` nearest it (``dist``:
-    their distances from it; perspective makes far tiles smaller). False with no others."""
+                     others: np.ndarray, times: float = TWO_TILES) -> bool:
+    """A box (or two boxes' union) of ``box_area`` covers two tiles: ``times`` (``TWO_TILES``)
+    the median ``area`` of the ``NEAR_TILES`` face boxes among ``others`` nearest it
+    (``dist``: their distances from it; perspective makes far tiles smaller). False with no
+    others. With ``times`` ``THREE_TILES``: it covers more than two."""
     if not len(others):
         return False
     near = others[np.argsort(dist[others])[:NEAR_TILES]]
-    return box_area >= TWO_TILES * float(np.median(area[near]))
+    return box_area >= times * float(np.median(area[near]))
 
 
 def cut_back(box: np.ndarray, place: np.ndarray) -> np.ndarray:
@@ -312,7 +313,7 @@ def two_tiles_in_one_box(dets: TileDetections) -> tuple[np.ndarray, np.ndarray]:
         others = np.setdiff1d(np.arange(len(faces)), [j])
         dist = np.hypot(*(centre - centre[j]).T)
         if not covers_two_tiles(float(area[j]), area, dist, others) or covers_two_tiles(
-                float(area[j]) * TWO_TILES / THREE_TILES, area, dist, others):
+                float(area[j]), area, dist, others, times=THREE_TILES):
             continue
         cuts = []
         for axis in (0, 1):

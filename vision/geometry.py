@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from scoring.tiles import FLOWERS, NUM_KINDS, NUM_TILES, Tile, is_flower, suit_of
+from scoring.tiles import NUM_KINDS, NUM_TILES, Tile, is_flower, suit_of
 from vision.detections import TileDetections
 from vision.detector import box_iou, covers_two_tiles
 from vision.labels import BACK_CLASS
@@ -750,8 +750,7 @@ def _join_halves(dets: TileDetections, pos: np.ndarray, backs: np.ndarray
         - np.minimum(box[:, None, :2], box[None, :, :2])  # (N, N, 2)
     along = np.take_along_axis(union, axis[..., None], axis=2)[..., 0]
     long = along >= HALF_LONG * np.take_along_axis(union, 1 - axis[..., None], axis=2)[..., 0]
-    flowers = (np.isin(dets.topk_ids[rows], FLOWERS)
-               & (dets.topk_probs[rows] >= FLOWER_RUNNER_UP)).any(axis=1)
+    flowers = np.array([_runner_up(dets, int(r), flower=True) is not None for r in rows])
     apart = np.where(flowers[:, None] | flowers[None, :], FLOWER_HALVES_APART, HALF_APART)
     close = (dist < apart * width) & (share >= HALF_OVERLAP) & lined_up & long
     if not close.any():

@@ -276,8 +276,6 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
     winner = winner_of(manifest)
     if winner is not None:
         truth = manifest["game"]["seats"][winner]
-        wins = (reading.record or {}).get("wins") or [{}]
-        got_hand, got_melds = recorded_tiles(reading.record, winner)
         want_hand, want_melds, _ = truth_face_up(truth)
         ok = win_recorded(reading.record, winner, want_hand, want_melds)
         out.winners[0] += ok
@@ -286,6 +284,8 @@ def score_reading(reading: Any, manifest: dict[str, Any], min_visible: float = 0
             out.winners_in_view[0] += ok
             out.winners_in_view[1] += 1
         if not ok:
+            wins = (reading.record or {}).get("wins") or [{}]
+            got_hand, got_melds = recorded_tiles(reading.record, winner)
             said = f"a win by seat {wins[0]['seat']}" if "seat" in wins[0] else "no win"
             out.misses.append(f"{name} winner seat {winner}: recorded {said}, "
                               f"{format_seat(got_hand, got_melds, [])}; is "
