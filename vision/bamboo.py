@@ -48,11 +48,14 @@ def greyed(crop: np.ndarray) -> np.ndarray:
 
 def weigh_shape(crops: Sequence[np.ndarray], probs: np.ndarray, rivals: dict[int, int],
                 classify: Callable[[list[np.ndarray]], np.ndarray]) -> np.ndarray:
-    """``probs`` (one row a crop) with each row whose likeliest class has a bamboo rival
-    (:func:`bamboo_rivals`) and whose greyed crop reads that rival surely (``RIVAL_SURE``):
-    its share of the two split anew by its odds times those of its greyed crop, weighed by
-    ``GREY_WEIGHT`` (``classify``: the classifier's probabilities of a list of crops); other
-    rows and classes are kept."""
+    """``probs`` (one row a crop) with each row whose likeliest class has a rival (``rivals``:
+    :func:`bamboo_rivals`, :func:`vision.ink.dark_fa_rival`) and whose greyed crop reads that
+    rival surely (``RIVAL_SURE``): its share of the two split anew by its odds times those of
+    its greyed crop, weighed by ``GREY_WEIGHT`` (``classify``: the classifier's probabilities
+    of a list of crops); other rows and classes are kept. The shape speaks for the rival only:
+    a greyed crop leaning to the colour's own reading (東 0.51 against 發 0.36, the colour crop
+    東 at 0.83: REALVAL15D table_s30_000062's 發, read 發 over its crops until such a pad
+    made its 東 surer) is the same classifier seeing the same shape again, nothing new."""
     out = probs.copy()
     first = out.argmax(axis=1)
     rows = [r for r in range(len(out)) if int(first[r]) in rivals]
@@ -63,5 +66,5 @@ def weigh_shape(crops: Sequence[np.ndarray], probs: np.ndarray, rivals: dict[int
         kind = int(first[r])
         rival = rivals[kind]
         if g[rival] >= RIVAL_SURE:
-            split_pair(out[r], kind, rival, GREY_WEIGHT * log_odds(g, kind, rival))
+            split_pair(out[r], kind, rival, GREY_WEIGHT * min(log_odds(g, kind, rival), 0.0))
     return out

@@ -29,7 +29,7 @@ from vision.backs import BLANK_CLASS, told_by_colour, tops_told_by_colour
 from vision.bamboo import bamboo_rivals, weigh_shape
 from vision.blanks import back_places, face_places, hole_places, on_felt
 from vision.detections import TileDetections
-from vision.ink import weigh_ink
+from vision.ink import dark_fa_rival, weigh_ink
 from vision.labels import BACK_CLASS, ClassMap, class_map, parse_names
 from vision.training.crops import ASKEW, READ_PADS
 
@@ -491,7 +491,8 @@ class Detector:
             photo is read once), 1 for a stream (speed).
         ink: weigh a crop's colour as evidence, where the classifier names the kinds: its
             ink's colour between ``E`` and ``F`` (:mod:`vision.ink`), and a crop read ``C`` or
-            in the dots suit read greyed too, against the bamboo (:mod:`vision.bamboo`).
+            in the dots suit read greyed too, against the bamboo (:mod:`vision.bamboo`), as
+            is one read ``E``, against ``F`` (:func:`vision.ink.dark_fa_rival`).
         flips: find the boxes of a photo read at a close-up size (not ``TABLE_SIZE``) four
             ways, as it is, mirrored left-right, upside down and both, and score each box by
             its mean over the four (0 where a way missed it): a box one way alone found
@@ -573,10 +574,12 @@ class Detector:
         self._ink_pair: tuple[int, int] | None = None
         if ink and self.cls is not None and {"E", "F"} <= set(self.cls.names):
             self._ink_pair = (list(self.cls.names).index("E"), list(self.cls.names).index("F"))
-        # and the kinds whose colour may hide a bamboo tile, each read greyed too
-        self._bamboo_rivals: dict[int, int] = {}
+        # and the kinds whose colour may hide another's shape (a bamboo tile, a 發 printed
+        # dark), each read greyed too
+        self._shape_rivals: dict[int, int] = {}
         if ink and self.cls is not None:
-            self._bamboo_rivals = bamboo_rivals(self.cls.names)
+            self._shape_rivals = {**bamboo_rivals(self.cls.names),
+                                  **dark_fa_rival(self.cls.names)}
         self.pads = tuple(READ_PADS if pads is None else pads)
         if not self.pads or any(not 0.0 <= p <= 0.5 for p in self.pads):
             raise ValueError(f"crop pads must be one or more shares in 0..0.5, got {self.pads}")
@@ -996,7 +999,7 @@ class Detector:
         from vision.training.crops import padded_probs, symmetric_probs
 
         assert self.cls is not None
-        ink, rivals = self._ink_pair, self._bamboo_rivals
+        ink, rivals = self._ink_pair, self._shape_rivals
 
         def read(crops: list[np.ndarray]) -> np.ndarray:
             return symmetric_probs(crops, self.classify_crops, self.turns)

@@ -994,10 +994,15 @@ def _read_table(dets: TileDetections, calib: TableCalibration, layout: TableLayo
         # a box or two alone beyond where the other seats' hands lie (a stray box, the rim of
         # the table) is no row of this seat: nothing lies beyond a hand, and the run inside
         # is looked at again (REALVAL34D table_s49_000071: two boxes on the next table, one
-        # inside the other, took the place of a hand laid down)
+        # inside the other, took the place of a hand laid down). Boxes lying in line beside
+        # the seat's flowers are flowers read as suit tiles, named below by their runner-ups
+        # (REALVAL34D table_s49_000003: an f4 read 1s at the end of a flower row lying
+        # beyond the other hands)
         others = [v for j, v in full.items() if j != k]
+        mine_fl = np.flatnonzero((role == "flower") & (seat == k))
         while 1 <= len(o := outers[k]) <= 2 and others \
-                and float(d[o].min()) > max(others) + 0.5 and len(rows_of[k]) - len(o) >= 3:
+                and float(d[o].min()) > max(others) + 0.5 and len(rows_of[k]) - len(o) >= 3 \
+                and not (len(mine_fl) and _beside_flowers(o, mine_fl, d, a).all()):
             beyond_the_row(k)
         if len(outers[k]) >= 3:
             full[k] = float(np.median(d[outers[k]]))

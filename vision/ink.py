@@ -78,6 +78,17 @@ def log_odds(p: np.ndarray, a: int, b: int) -> float:
     return float(np.log(max(float(p[a]), FLOOR)) - np.log(max(float(p[b]), FLOOR)))
 
 
+def dark_fa_rival(names: Sequence[str]) -> dict[int, int]:
+    """``{E: F}`` class indices, for :func:`vision.bamboo.weigh_shape`: a crop read 東 is read
+    greyed too, and where its shape alone reads 發 (at ``RIVAL_SURE``) the two readings are
+    weighed together. A 發 printed dark shows little green, and the colour crop of the
+    held-back one of ``IMG_20231119_110243`` reads 東 where its greyed crop reads 發 (9 of the
+    15 of REALVAL9D and 14D read 東 at ``+0.3`` to ``+5.0`` log-odds, greyed); no 東 of the 900
+    there reads 發 greyed (``-0.4`` log-odds at most), its shape unlike 發's."""
+    index = {n: i for i, n in enumerate(names)}
+    return {index["E"]: index["F"]} if {"E", "F"} <= index.keys() else {}
+
+
 def split_pair(p: np.ndarray, a: int, b: int, evidence: float) -> None:
     """One row of probabilities ``p`` with the share of ``a`` and ``b`` split anew, in place,
     by their odds plus ``evidence`` (log-odds of ``a`` against ``b`` from elsewhere: naive

@@ -91,6 +91,16 @@ def test_a_greyed_crop_leaning_to_the_bamboo_under_half_still_speaks() -> None:
     assert out[0, NINE_P] + out[0, NINE_S] == pytest.approx(0.98)
 
 
+def test_a_greyed_crop_leaning_to_the_colours_own_reading_adds_nothing() -> None:
+    """REALVAL15D table_s30_000062: a 發's colour crop read 東 at 0.83, its greyed crop 東 0.51
+    and 發 0.36; counted as evidence it made 東 surer still and, with the box's other crops,
+    turned the tile 東. The shape speaks for the rival only."""
+    classify, _ = greyed_says([0.0, 0.0, 0.14, 0.51, 0.35])
+    probs = np.array([[0.0, 0.0, 0.06, 0.83, 0.11]], np.float32)
+    out = bamboo.weigh_shape([crop(RED)], probs, RIVALS, classify)
+    np.testing.assert_allclose(out, probs, rtol=1e-6)
+
+
 def test_only_crops_read_as_a_kind_with_a_bamboo_rival_are_read_again() -> None:
     classify, seen = greyed_says(None)
     probs = np.array([[0.2, 0.7, 0.1, 0.0, 0.0], [0.1, 0.1, 0.8, 0.0, 0.0]], np.float32)
@@ -109,13 +119,14 @@ def test_the_rivals_are_the_bird_for_red_dragon_and_the_same_number_for_dots() -
 
 @pytest.mark.skipif(not (default_models_dir() / "classifier.onnx").is_file(),
                     reason="no shipped models")
-def test_the_shipped_reader_checks_the_bamboo_unless_told_not_to_weigh_colour() -> None:
+def test_the_shipped_reader_reads_shapes_greyed_unless_told_not_to_weigh_colour() -> None:
     from vision.evaluate import load_model
 
     models = default_models_dir()
     reader = load_model(models)
     names = list(reader.cls.names)
-    rivals = reader._bamboo_rivals
+    rivals = reader._shape_rivals
     assert rivals[names.index("C")] == names.index("1s")
-    assert rivals[names.index("9p")] == names.index("9s") and len(rivals) == 10
-    assert load_model(models, ink=False)._bamboo_rivals == {}
+    assert rivals[names.index("9p")] == names.index("9s")
+    assert rivals[names.index("E")] == names.index("F") and len(rivals) == 11
+    assert load_model(models, ink=False)._shape_rivals == {}

@@ -83,6 +83,25 @@ def test_weigh_ink_splits_only_east_and_fa_anew() -> None:
     assert probs[0, E] == pytest.approx(0.90)  # the input is not changed
 
 
+def test_a_dark_fa_read_east_is_read_by_its_greyed_shape_too() -> None:
+    """The colour crop of a 發 printed dark reads 東; its greyed crop, shape alone, reads 發
+    surely: the two weighed together read 發. A 東 whose greyed crop reads 東 stays 東."""
+    from vision.bamboo import weigh_shape
+
+    rivals = ink.dark_fa_rival(["E", "F", "N"])
+    assert rivals == {E: F} and ink.dark_fa_rival(["E", "N"]) == {}
+    crops = [tile(DARK_FA), tile(BLACK)]
+    probs = np.array([[0.70, 0.28, 0.02], [0.70, 0.28, 0.02]], np.float32)
+
+    def greyed_reads(seen: list[np.ndarray]) -> np.ndarray:
+        # the first crop's shape is 發's, the second's 東's
+        return np.array([[0.05, 0.94, 0.01], [0.97, 0.02, 0.01]], np.float32)[:len(seen)]
+
+    out = weigh_shape(crops, probs, rivals, greyed_reads)
+    assert out[0].argmax() == F and out[1].argmax() == E
+    np.testing.assert_allclose(out[1], probs[1], rtol=1e-6)
+
+
 def test_logistic_finds_the_side_of_each_feature() -> None:
     rng = np.random.default_rng(3)
     x = rng.normal(size=(400, 2))

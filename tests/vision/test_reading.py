@@ -2079,6 +2079,26 @@ def test_two_stray_boxes_beyond_a_hand_do_not_hide_the_hand() -> None:
     assert format_tiles(s0.hand) == "122m134789p48sSP"
 
 
+def test_a_flower_read_as_a_tile_beyond_the_hands_beside_its_flowers_stays_a_flower() -> None:
+    """REALVAL34D table_s49_000003: a seat's standing hand went unboxed and its flower row,
+    the camera's tilt drawing it beyond where the other hands lay, ended in an f4 read 1s
+    (f4 its runner-up): taken for a stray box beyond a hand and left outside. A box lying in
+    line beside the seat's own flowers is a flower read as a suit tile, named by its
+    runner-up."""
+    scene = Scene(seats=[SeatSpec(hidden=13, flowers="f1f2f3f4", discards="123m456p"),
+                         *OTHER_HANDS])
+    dets, truth = detections(scene, top_down())
+    body, flowers = truth.index(F4), np.arange(13, 17)  # after the 13 standing backs
+    dets.class_id[body] = ONE_S
+    dets.topk_ids[body] = [ONE_S, F4, -1]
+    dets.topk_probs[body] = [0.37, 0.31, 0.0]
+    xyxy = dets.xyxy.copy()
+    xyxy[np.ix_(flowers, [1, 3])] += 2.0 * float(np.median(xyxy[flowers, 3] - xyxy[flowers, 1]))
+    unboxed = np.arange(len(dets)) < 13  # the standing hand's backs
+    s0 = _seat0(scene, dets.with_(xyxy=xyxy)[~unboxed])
+    assert format_tiles(s0.flowers) == "f1f2f3f4"
+
+
 def test_a_hand_as_far_out_as_most_hands_stays_a_hand_beside_a_flower_read_as_a_tile() -> None:
     """REALVAL34D table_s49_000104: a winner's hand laid down, its flower read as a suit tile
     1.6 widths inside it, was read as the pond because one other seat's row lay 1.0 width
