@@ -82,9 +82,10 @@ def dark_fa_rival(names: Sequence[str]) -> dict[int, int]:
     """``{E: F}`` class indices, for :func:`vision.bamboo.weigh_shape`: a crop read 東 is read
     greyed too, and where its shape alone reads 發 (at ``RIVAL_SURE``) the two readings are
     weighed together. A 發 printed dark shows little green, and the colour crop of the
-    held-back one of ``IMG_20231119_110243`` reads 東 where its greyed crop reads 發 (9 of the
-    15 of REALVAL9D and 14D read 東 at ``+0.3`` to ``+5.0`` log-odds, greyed); no 東 of the 900
-    there reads 發 greyed (``-0.4`` log-odds at most), its shape unlike 發's."""
+    held-back one of ``IMG_20231119_110243`` reads 東 where its greyed crop reads 發 (all 15 of
+    REALVAL9D and 14D read 東 lean to 發 greyed at one pad or both, ``+0.3`` to ``+5.0``
+    log-odds); of the 900 東 there, 14 crops of 1,800 read 發 at 0.3 or more greyed, their
+    colour crops sure enough of 東 that none turns."""
     index = {n: i for i, n in enumerate(names)}
     return {index["E"]: index["F"]} if {"E", "F"} <= index.keys() else {}
 
